@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpidfd - the modern pidfd interface (PIDFD_GET_INFO, PIDFD_SELF*) on
+ * every Linux kernel from 5.3 on: the kernel's own implementation where the
+ * running kernel has it, a race-free emulation where it does not.
+ *
+ * This is the one public header. It provides the mainline UAPI names, each
+ * only where the system headers lack it, and never includes <fcntl.h> or
+ * <linux/fcntl.h> (they conflict with each other), so that it can be
+ * included in any order with <linux/pidfd.h>, <sys/pidfd.h> and
+ * <linux/fcntl.h>.
+ */
+#ifndef LIBPIDFD_H
+#define LIBPIDFD_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct iovec;
+struct rusage;
+
+/*
+ * PIDFD_NONBLOCK and PIDFD_THREAD are spelled O_NONBLOCK and O_EXCL, exactly
+ * as the kernel and glibc spell them, so that a later definition is not a
+ * conflicting one. Both fcntl headers define O_* only where undefined, so
+ * the fallback values below (the generic ABI) are safe to provide.
+ */
+#ifndef O_NONBLOCK
+# if defined(__alpha__) || defined(__mips__) || defined(__sparc__) || \
+     defined(__hppa__)
+#  include <fcntl.h>
+# else
+#  define O_NONBLOCK 04000
+# endif
+#endif
+#ifndef O_EXCL
+# define O_EXCL 0200
+#endif
+
+#ifndef PIDFD_NONBLOCK
+#define PIDFD_NONBLOCK O_NONBLOCK
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+#ifndef PIDFD_SIGNAL_THREAD
+#define PIDFD_SIGNAL_THREAD (1UL << 0)
+#endif
+#ifndef PIDFD_SIGNAL_THREAD_GROUP
+#define PIDFD_SIGNAL_THREAD_GROUP (1UL << 1)
+#endif
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP (1UL << 2)
+#endif
+
+/*
+ * Sentinels naming the caller in every call that takes a pidfd. Linux 6.15
+ * and 6.16 spelled the thread group -20000; the library accepts that value
+ * too and hands the running kernel the one it understands.
+ */
+#ifndef PIDFD_SELF_THREAD
+#define PIDFD_SELF_THREAD -10000 /* Current thread. */
+#endif
+#ifndef PIDFD_SELF_THREAD_GROUP
+#define PIDFD_SELF_THREAD_GROUP -10001 /* Current thread group leader. */
+#endif
+#ifndef PIDFD_SELF
+#define PIDFD_SELF PIDFD_SELF_THREAD
+#endif
+#ifndef PIDFD_SELF_PROCESS
+#define PIDFD_SELF_PROCESS PIDFD_SELF_THREAD_GROUP
+#endif
+/* The thread-group sentinel of Linux 6.15 and 6.16. */
+#define LIBPIDFD_SELF_THREAD_GROUP_OLD -20000
+
+#ifndef PIDFD_INFO_PID
+#define PIDFD_INFO_PID (1UL << 0) /* Always returned, even if not requested */
+#endif
+#ifndef PIDFD_INFO_CREDS
+#define PIDFD_INFO_CREDS (1UL << 1) /* Always returned, even if not requested */
+#endif
+#ifndef PIDFD_INFO_CGROUPID
+#define PIDFD_INFO_CGROUPID (1UL << 2) /* Always returned if available, even if not requested */
+#endif
+#ifndef PIDFD_INFO_EXIT
+#define PIDFD_INFO_EXIT (1UL << 3) /* Only returned if requested. */
+#endif
+#ifndef PIDFD_INFO_COREDUMP
+#define PIDFD_INFO_COREDUMP (1UL << 4) /* Only returned if requested. */
+#endif
+#ifndef PIDFD_INFO_SUPPORTED_MASK
+#define PIDFD_INFO_SUPPORTED_MASK (1UL << 5) /* Want/got supported mask flags */
+#endif
+#ifndef PIDFD_INFO_COREDUMP_SIGNAL
+#define PIDFD_INFO_COREDUMP_SIGNAL (1UL << 6) /* Always returned if PIDFD_INFO_COREDUMP is requested. */
+#endif
+#ifndef PIDFD_INFO_COREDUMP_CODE
+#define PIDFD_INFO_COREDUMP_CODE (1UL << 7) /* Always returned if PIDFD_INFO_COREDUMP is requested. */
+#endif
+
+#ifndef PIDFD_INFO_SIZE_VER0
+#define PIDFD_INFO_SIZE_VER0 64 /* sizeof first published struct */
+#endif
+#ifndef PIDFD_INFO_SIZE_VER1
+#define PIDFD_INFO_SIZE_VER1 72 /* sizeof second published struct */
+#endif
+#ifndef PIDFD_INFO_SIZE_VER2
+#define PIDFD_INFO_SIZE_VER2 80 /* sizeof third published struct */
+#endif
+#ifndef PIDFD_INFO_SIZE_VER3
+# define LIBPIDFD_NEED_INFO_VER3 1
+# define PIDFD_INFO_SIZE_VER3 88 /* sizeof fourth published struct */
+#endif
+
+#ifndef PIDFD_COREDUMPED
+#define PIDFD_COREDUMPED (1U << 0) /* Did crash and... */
+#endif
+#ifndef PIDFD_COREDUMP_SKIP
+#define PIDFD_COREDUMP_SKIP (1U << 1) /* coredumping generation was skipped. */
+#endif
+#ifndef PIDFD_COREDUMP_USER
+#define PIDFD_COREDUMP_USER (1U << 2) /* coredump was done as the user. */
+#endif
+#ifndef PIDFD_COREDUMP_ROOT
+#define PIDFD_COREDUMP_ROOT (1U << 3) /* coredump was done as root. */
+#endif
+
+#ifdef LIBPIDFD_NEED_INFO_VER3
+/*
+ * The newest mainline layout (Linux 7.1, 88 bytes). Where an older system
+ * header already declared a shorter struct pidfd_info, the name is pointed
+ * at this one, so that every later use of "struct pidfd_info" (including
+ * the system's own PIDFD_GET_INFO) sees the newest layout.
+ */
+# ifdef PIDFD_GET_INFO
+#  define pidfd_info libpidfd_pidfd_info
+# else
+/* Nothing declared it yet: keep a later <linux/pidfd.h> from doing so. */
+#  ifndef _LINUX_PIDFD_H
+#   define _LINUX_PIDFD_H
+#  endif
+# endif
+struct pidfd_info {
+	__u64 mask;
+	__u64 cgroupid;
+	__u32 pid;
+	__u32 tgid;
+	__u32 ppid;
+	__u32 ruid;
+	__u32 rgid;
+	__u32 euid;
+	__u32 egid;
+	__u32 suid;
+	__u32 sgid;
+	__u32 fsuid;
+	__u32 fsgid;
+	__s32 exit_code;
+	__u32 coredump_mask;
+	__u32 coredump_signal;
+	__u32 coredump_code;
+	__u32 coredump_pad;
+	__u64 supported_mask;
+};
+#endif
+
+#ifndef PIDFS_IOCTL_MAGIC
+#define PIDFS_IOCTL_MAGIC 0xFF
+#endif
+#ifndef PIDFD_GET_CGROUP_NAMESPACE
+#define PIDFD_GET_CGROUP_NAMESPACE            _IO(PIDFS_IOCTL_MAGIC, 1)
+#define PIDFD_GET_IPC_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 2)
+#define PIDFD_GET_MNT_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 3)
+#define PIDFD_GET_NET_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 4)
+#define PIDFD_GET_PID_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 5)
+#define PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE  _IO(PIDFS_IOCTL_MAGIC, 6)
+#define PIDFD_GET_TIME_NAMESPACE              _IO(PIDFS_IOCTL_MAGIC, 7)
+#define PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE _IO(PIDFS_IOCTL_MAGIC, 8)
+#define PIDFD_GET_USER_NAMESPACE              _IO(PIDFS_IOCTL_MAGIC, 9)
+#define PIDFD_GET_UTS_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 10)
+#endif
+#ifndef PIDFD_GET_INFO
+#define PIDFD_GET_INFO                        _IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_info)
+#endif
+
+/*
+ * How the library does an operation on the running kernel.
+ */
+enum libpidfd_support {
+	LIBPIDFD_UNAVAILABLE = 0, /* neither the kernel nor the library can */
+	LIBPIDFD_NATIVE = 1,      /* the kernel's own implementation */
+	LIBPIDFD_EMULATED = 2,    /* the library's emulation */
+};
+
+/*
+ * Kernel features, as probed (bits of libpidfd_features.kernel). Each is
+ * found out by a harmless call, never by the kernel version.
+ */
+#define LIBPIDFD_KERNEL_PIDFD_OPEN        (1ULL << 0)  /* 5.3 */
+#define LIBPIDFD_KERNEL_SEND_SIGNAL       (1ULL << 1)  /* 5.1 */
+#define LIBPIDFD_KERNEL_WAITID_PIDFD      (1ULL << 2)  /* 5.4 */
+#define LIBPIDFD_KERNEL_GETFD             (1ULL << 3)  /* 5.6 */
+#define LIBPIDFD_KERNEL_PROCESS_MADVISE   (1ULL << 4)  /* 5.10 */
+#define LIBPIDFD_KERNEL_PROCESS_MRELEASE  (1ULL << 5)  /* 5.15 */
+#define LIBPIDFD_KERNEL_PIDFD_THREAD      (1ULL << 6)  /* 6.9 */
+#define LIBPIDFD_KERNEL_NS_IOCTLS         (1ULL << 7)  /* 6.11 */
+#define LIBPIDFD_KERNEL_GET_INFO          (1ULL << 8)  /* 6.13 */
+#define LIBPIDFD_KERNEL_INFO_EXIT         (1ULL << 9)  /* 6.15 */
+#define LIBPIDFD_KERNEL_SELF_SENTINELS    (1ULL << 10) /* 6.15 */
+#define LIBPIDFD_KERNEL_INFO_COREDUMP     (1ULL << 11) /* 6.16 */
+#define LIBPIDFD_KERNEL_SELF_GROUP_10001  (1ULL << 12) /* 6.17 */
+#define LIBPIDFD_KERNEL_INFO_SUPPORTED    (1ULL << 13) /* 6.19 */
+#define LIBPIDFD_KERNEL_INFO_CODE         (1ULL << 14) /* 7.1 */
+
+/*
+ * What the library does on this kernel, filled by libpidfd_features() up to
+ * the size the caller passes (fields are only ever appended).
+ */
+struct libpidfd_features {
+	__u32 open;             /* enum libpidfd_support, for each call */
+	__u32 get_info;
+	__u32 getpid;
+	__u32 send_signal;
+	__u32 getfd;
+	__u32 process_madvise;
+	__u32 process_mrelease;
+	__u32 waitid;
+	__u32 get_namespace;
+	__u32 self_sentinels;   /* the PIDFD_SELF* sentinels */
+	__u32 thread_pidfds;    /* PIDFD_THREAD in libpidfd_open() */
+	__u32 emulate_forced;   /* 1 when LIBPIDFD_EMULATE=1 is in force */
+	__u64 info_mask;        /* PIDFD_INFO_* bits libpidfd_get_info can return */
+	__u64 kernel;           /* LIBPIDFD_KERNEL_* bits the kernel has */
+};
+
+int libpidfd_open(pid_t pid, unsigned int flags);
+int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+pid_t libpidfd_getpid(int pidfd);
+int libpidfd_send_signal(int pidfd, int sig, siginfo_t *info,
+			 unsigned int flags);
+int libpidfd_getfd(int pidfd, int targetfd, unsigned int flags);
+ssize_t libpidfd_process_madvise(int pidfd, const struct iovec *iov,
+				 size_t vlen, int advice, unsigned int flags);
+int libpidfd_process_mrelease(int pidfd, unsigned int flags);
+int libpidfd_waitid(int pidfd, siginfo_t *info, int options,
+		    struct rusage *ru);
+int libpidfd_get_namespace(int pidfd, unsigned long ioctl_cmd);
+int libpidfd_features(struct libpidfd_features *out, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBPIDFD_H */

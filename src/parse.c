@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Parsers for the /proc files the emulation reads. They take a buffer and
+ * its length (no NUL needed), trust nothing in it, and fill only what they
+ * found well-formed: a caller decides from what is missing. They are kept
+ * apart from the readers so that they can be fuzzed without /proc.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* The next line of [*p, end): returns its start and length, advances *p. */
+static bool next_line(const char **p, const char *end, const char **line,
+		      size_t *len)
+{
+	const char *nl;
+
+	if (*p >= end)
+		return false;
+	*line = *p;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	*len = (size_t)((nl ? nl : end) - *p);
+	*p = nl ? nl + 1 : end;
+	return true;
+}
+
+/* If the line starts with key, point *v just past it and any blanks. */
+static bool line_value(const char *line, size_t len, const char *key,
+		       const char **v)
+{
+	size_t klen = strlen(key);
+
+	if (len < klen || memcmp(line, key, klen) != 0)
+		return false;
+	*v = line + klen;
+	while (*v < line + len && (**v == ' ' || **v == '\t'))
+		(*v)++;
+	return true;
+}
+
+static void skip_blanks(const char **p, const char *end)
+{
+	while (*p < end && (**p == ' ' || **p == '\t'))
+		(*p)++;
+}
+
+/* At most 18 digits: no overflow whatever the input says. */
+static int parse_digits(const char **p, const char *end, unsigned base,
+			long long *out)
+{
+	long long v = 0;
+	int n = 0;
+
+	while (*p < end && **p >= '0' && **p < (char)('0' + base)) {
+		if (++n > 18)
+			return -ERANGE;
+		v = v * base + (**p - '0');
+		(*p)++;
+	}
+	if (n == 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int __lpfd_parse_int(const char **p, const char *end, long long *out)
+{
+	bool neg = false;
+	int r;
+
+	if (*p < end && **p == '-') {
+		neg = true;
+		(*p)++;
+	}
+	r = parse_digits(p, end, 10, out);
+	if (r == 0 && neg)
+		*out = -*out;
+	return r;
+}
+
+/* A whole int field followed by a blank or the end of the line. */
+static bool field_int(const char **p, const char *end, long long lo,
+		      long long hi, long long *out)
+{
+	skip_blanks(p, end);
+	if (__lpfd_parse_int(p, end, out) < 0 || *out < lo || *out > hi)
+		return false;
+	return *p == end || **p == ' ' || **p == '\t';
+}
+
+int __lpfd_parse_fdinfo(const char *buf, size_t len, struct __lpfd_fdinfo *out)
+{
+	const char *p = buf, *end = buf + len, *line, *v;
+	size_t n;
+	long long x;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&p, end, &line, &n)) {
+		const char *le = line + n;
+
+		if (line_value(line, n, "flags:", &v)) {
+			if (parse_digits(&v, le, 8, &x) == 0 && x <= 0xffffffffLL)
+				out->flags = (unsigned int)x;
+		} else if (line_value(line, n, "Pid:", &v)) {
+			if (field_int(&v, le, -1, 0x7fffffff, &x)) {
+				out->pid = (int)x;
+				out->is_pidfd = true;
+			}
+		}
+	}
+	return out->is_pidfd ? 0 : -ENOENT;
+}
+
+/* Four ids ("Uid:" and "Gid:" lines): real, effective, saved, filesystem. */
+static bool four_ids(const char *v, const char *le, unsigned int ids[4])
+{
+	long long x;
+
+	for (int i = 0; i < 4; i++) {
+		if (!field_int(&v, le, 0, 0xffffffffLL, &x))
+			return false;
+		ids[i] = (unsigned int)x;
+	}
+	return true;
+}
+
+int __lpfd_parse_status(const char *buf, size_t len, struct __lpfd_status *out)
+{
+	const char *p = buf, *end = buf + len, *line, *v;
+	size_t n;
+	long long x;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&p, end, &line, &n)) {
+		const char *le = line + n;
+
+		if (line_value(line, n, "State:", &v)) {
+			if (v < le) {
+				out->state = *v;
+				out->have |= __LPFD_ST_STATE;
+			}
+		} else if (line_value(line, n, "Tgid:", &v)) {
+			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
+				out->tgid = (int)x;
+				out->have |= __LPFD_ST_TGID;
+			}
+		} else if (line_value(line, n, "Pid:", &v)) {
+			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
+				out->pid = (int)x;
+				out->have |= __LPFD_ST_PID;
+			}
+		} else if (line_value(line, n, "PPid:", &v)) {
+			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
+				out->ppid = (int)x;
+				out->have |= __LPFD_ST_PPID;
+			}
+		} else if (line_value(line, n, "Uid:", &v)) {
+			if (four_ids(v, le, out->uid))
+				out->have |= __LPFD_ST_UID;
+		} else if (line_value(line, n, "Gid:", &v)) {
+			if (four_ids(v, le, out->gid))
+				out->have |= __LPFD_ST_GID;
+		}
+	}
+	return 0;
+}
+
+/*
+ * "0::<path>" is the cgroup2 line. A path the kernel marks " (deleted)"
+ * names a cgroup that is gone, and one with ".." components lies outside
+ * our cgroup namespace: neither can be resolved to the right cgroup.
+ */
+int __lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size)
+{
+	static const char deleted[] = " (deleted)";
+	const char *p = buf, *end = buf + len, *line, *v;
+	size_t n;
+
+	while (next_line(&p, end, &line, &n)) {
+		if (!line_value(line, n, "0::", &v) || v >= line + n || *v != '/')
+			continue;
+		n = (size_t)(line + n - v);
+		if (n >= sizeof(deleted) - 1 &&
+		    memcmp(v + n - (sizeof(deleted) - 1), deleted,
+			   sizeof(deleted) - 1) == 0)
+			return -ENOENT;
+		if (n >= size || memchr(v, '\0', n))
+			return -ENAMETOOLONG;
+		memmove(path, v, n);
+		path[n] = '\0';
+		if (strstr(path, "/..") || strstr(path, "//"))
+			return -ENOENT;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Undo the octal escapes of mountinfo ("\040" for a space) in place. */
+static size_t unescape(char *s, size_t len)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		if (s[i] == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
+		    s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+			s[o++] = (char)((s[i + 1] - '0') * 64 +
+					(s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+			i += 4;
+		} else {
+			s[o++] = s[i++];
+		}
+	}
+	return o;
+}
+
+/* The next space-separated field of [*p, end), NUL-terminated in place. */
+static char *next_field(char **p, char *end, size_t *len)
+{
+	char *f;
+
+	while (*p < end && **p == ' ')
+		(*p)++;
+	if (*p >= end)
+		return NULL;
+	f = *p;
+	while (*p < end && **p != ' ')
+		(*p)++;
+	*len = (size_t)(*p - f);
+	if (*p < end)
+		*(*p)++ = '\0';
+	return f;
+}
+
+int __lpfd_parse_mountinfo_line(char *line, size_t len,
+				struct __lpfd_mountinfo *out)
+{
+	char *p = line, *end = line + len, *f[5], *fs = NULL;
+	size_t flen[5], n;
+	const char *q;
+	long long id;
+
+	for (int i = 0; i < 5; i++) {
+		f[i] = next_field(&p, end, &flen[i]);
+		if (!f[i])
+			return -ENOENT;
+	}
+	/* Optional fields end at a lone "-"; the file system type follows. */
+	for (char *x; (x = next_field(&p, end, &n));) {
+		if (n == 1 && x[0] == '-') {
+			fs = next_field(&p, end, &n);
+			break;
+		}
+	}
+	if (!fs || n != 7 || memcmp(fs, "cgroup2", 7) != 0)
+		return -ENOENT;
+	q = f[0];
+	if (__lpfd_parse_int(&q, f[0] + flen[0], &id) < 0 ||
+	    q != f[0] + flen[0] || id < 0 || id > 0x7fffffff)
+		return -ENOENT;
+	flen[3] = unescape(f[3], flen[3]);
+	flen[4] = unescape(f[4], flen[4]);
+	f[3][flen[3]] = f[4][flen[4]] = '\0';
+	/* An escaped NUL would make the path mean something else. */
+	if (f[3][0] != '/' || f[4][0] != '/' || strlen(f[3]) != flen[3] ||
+	    strlen(f[4]) != flen[4])
+		return -ENOENT;
+	out->mnt_id = (int)id;
+	out->root = f[3];
+	out->mnt = f[4];
+	return 0;
+}

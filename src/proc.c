@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The /proc readers of the emulation. No heap, no stdio: fixed buffers on
+ * the stack and raw system calls, so that they are async-signal-safe.
+ */
+#include <fcntl.h>
+#include <string.h>
+
+#include "internal.h"
+#include "syscall.h"
+
+void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
+		      const char *post)
+{
+	char digits[24];
+	size_t o = 0, d = 0;
+	unsigned long v = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+
+	do
+		digits[d++] = (char)('0' + v % 10);
+	while ((v /= 10) && d < sizeof(digits));
+	if (n < 0 && d < sizeof(digits))
+		digits[d++] = '-';
+	for (; *pre && o + 1 < size; pre++)
+		buf[o++] = *pre;
+	while (d && o + 1 < size)
+		buf[o++] = digits[--d];
+	for (; *post && o + 1 < size; post++)
+		buf[o++] = *post;
+	buf[o] = '\0';
+}
+
+/*
+ * Read a small file whole. If it does not fit, only whole lines are kept,
+ * so that a parser never sees a number cut short.
+ */
+ssize_t __lpfd_read_file(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n = 0;
+	int fd;
+
+	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	while (len + 1 < size) {
+		n = __lpfd_sys_read(fd, buf + len, size - 1 - len);
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	__lpfd_sys_close(fd);
+	if (n < 0)
+		return n;
+	if (len + 1 >= size) {
+		while (len && buf[len - 1] != '\n')
+			len--;
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+/*
+ * /proc/self/fdinfo/<fd> is missing both for a closed fd and when /proc is
+ * not there: fcntl() tells them apart.
+ */
+static int missing_fdinfo_errno(int fd, int err)
+{
+	if (err != -ENOENT)
+		return err;
+	if (__lpfd_sys_fcntl(fd, F_GETFD, 0) < 0)
+		return -EBADF;
+	return -ENOSYS;
+}
+
+/*
+ * The emulation reads pids through /proc, which speaks for the pid namespace
+ * it was mounted in: it must be ours, or every pid read would be another's.
+ * /proc/self names us in procfs's namespace, getpid() in ours.
+ */
+int __lpfd_proc_is_ours(void)
+{
+	char buf[24];
+	const char *p = buf;
+	long long pid;
+	int n;
+
+	n = (int)__lpfd_sc(__NR_readlinkat, AT_FDCWD, "/proc/self", buf,
+			   sizeof(buf) - 1, 0, 0);
+	if (n < 0)
+		return n == -ENOENT ? -ENOSYS : n;
+	if (__lpfd_parse_int(&p, buf + n, &pid) < 0 || p != buf + n ||
+	    pid != __lpfd_sys_getpid())
+		return -ENOSYS;
+	return 0;
+}
+
+int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out)
+{
+	char path[48], buf[512];
+	ssize_t n;
+
+	__lpfd_proc_path(path, sizeof(path), "/proc/self/fdinfo/", fd, "");
+	n = __lpfd_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return missing_fdinfo_errno(fd, (int)n);
+	(void)__lpfd_parse_fdinfo(buf, (size_t)n, out);
+	return 0;
+}
+
+int __lpfd_read_status(int pid, struct __lpfd_status *out)
+{
+	char path[48], buf[1024];
+	ssize_t n;
+
+	__lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/status");
+	n = __lpfd_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	return __lpfd_parse_status(buf, (size_t)n, out);
+}
+
+/*
+ * Call fn on each whole line of a file of any length, read in chunks. A
+ * line longer than the chunk is skipped. fn returns 0 to go on, anything
+ * else to stop with that value.
+ */
+static int for_each_line(const char *path, char *buf, size_t size,
+			 int (*fn)(char *line, size_t len, void *ctx),
+			 void *ctx)
+{
+	size_t have = 0;
+	bool skipping = false;
+	int fd, r = 0;
+	ssize_t n;
+
+	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		char *p = buf, *nl;
+
+		n = __lpfd_sys_read(fd, buf + have, size - have);
+		if (n == -EINTR)
+			continue;
+		if (n < 0) {
+			r = (int)n;
+			break;
+		}
+		if (n == 0) {
+			if (have && !skipping)
+				r = fn(buf, have, ctx);
+			break;
+		}
+		have += (size_t)n;
+		while ((nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+			if (!skipping)
+				r = fn(p, (size_t)(nl - p), ctx);
+			skipping = false;
+			p = nl + 1;
+			if (r)
+				goto out;
+		}
+		have -= (size_t)(p - buf);
+		memmove(buf, p, have);
+		if (have == size) {
+			skipping = true;
+			have = 0;
+		}
+	}
+out:
+	__lpfd_sys_close(fd);
+	return r;
+}
+
+struct cgroup_lookup {
+	const char *path;      /* the cgroup, as /proc/<pid>/cgroup names it */
+	char full[__LPFD_PATH_MAX]; /* where it is, through a cgroup2 mount */
+	int mnt_id;
+};
+
+/* A cgroup2 mount whose root holds the cgroup gives its full path. */
+static int match_cgroup2_mount(char *line, size_t len, void *ctx)
+{
+	struct cgroup_lookup *l = ctx;
+	struct __lpfd_mountinfo mi;
+	size_t rlen, mlen, tail;
+	const char *rest;
+
+	if (__lpfd_parse_mountinfo_line(line, len, &mi) < 0)
+		return 0;
+	rlen = strcmp(mi.root, "/") == 0 ? 0 : strlen(mi.root);
+	if (strncmp(l->path, mi.root, rlen) != 0 ||
+	    (l->path[rlen] != '/' && l->path[rlen] != '\0'))
+		return 0;
+	rest = l->path + rlen;
+	mlen = strcmp(mi.mnt, "/") == 0 ? 0 : strlen(mi.mnt);
+	tail = strlen(rest);
+	if (mlen + tail + 2 > sizeof(l->full))
+		return 0;
+	memcpy(l->full, mi.mnt, mlen);
+	memcpy(l->full + mlen, rest, tail + 1);
+	if (!l->full[0])
+		memcpy(l->full, "/", 2);
+	l->mnt_id = mi.mnt_id;
+	return 1;
+}
+
+struct lpfd_file_handle {
+	unsigned int handle_bytes;
+	int handle_type;
+	unsigned char f_handle[64];
+};
+
+/*
+ * The cgroup2 id is the cgroup's kernfs node id, which the cgroup file
+ * system hands out as its 8-byte file handle. The handle must come from
+ * the very mount the path was built from, or the path led elsewhere.
+ */
+int __lpfd_read_cgroupid(const char *path, uint64_t *id)
+{
+	char buf[__LPFD_PATH_MAX + 64], chunk[4096];
+	struct lpfd_file_handle fh = { .handle_bytes = sizeof(fh.f_handle) };
+	struct cgroup_lookup l = { .mnt_id = -1 };
+	int mnt_id, r;
+	ssize_t n;
+
+	n = __lpfd_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	r = __lpfd_parse_cgroup(buf, (size_t)n, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	l.path = buf;
+	r = for_each_line("/proc/self/mountinfo", chunk, sizeof(chunk),
+			  match_cgroup2_mount, &l);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return -ENOENT;
+	r = __lpfd_sys_name_to_handle_at(AT_FDCWD, l.full, &fh, &mnt_id, 0);
+	if (r < 0)
+		return r;
+	if (mnt_id != l.mnt_id || fh.handle_bytes != sizeof(*id))
+		return -ENOENT;
+	memcpy(id, fh.f_handle, sizeof(*id));
+	return 0;
+}
+
+/*
+ * Whether the process behind a pidfd is still unreaped, so that its pid
+ * cannot have been reused: signal 0 reaches a live process or a zombie
+ * (EPERM still proves it is there) and gives ESRCH only after the reap.
+ * Anything else (a seccomp filter, say) falls back to the fdinfo.
+ */
+int __lpfd_pidfd_unreaped(int pidfd)
+{
+	struct __lpfd_fdinfo fi;
+	int r = __lpfd_sys_pidfd_send_signal(pidfd, 0, NULL, 0);
+
+	if (r == 0 || r == -EPERM)
+		return 1;
+	if (r == -ESRCH)
+		return 0;
+	r = __lpfd_read_fdinfo(pidfd, &fi);
+	if (r < 0)
+		return r;
+	return fi.is_pidfd && fi.pid != -1;
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Raw system calls, returning >= 0 or -errno and never touching errno.
+ *
+ * The library makes its system calls itself, not through libc: glibc has
+ * no wrappers for most pidfd calls, and libpidfd-compat.so interposes
+ * ioctl(), waitid(), syscall() and the pidfd wrappers, which must not find
+ * the library's own calls coming back to them.
+ */
+#ifndef LIBPIDFD_SYSCALL_H
+#define LIBPIDFD_SYSCALL_H
+
+#include <sys/syscall.h>
+
+#include "internal.h"
+
+/* The unified system call table numbers these alike on every architecture. */
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal 424
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#ifndef __NR_pidfd_getfd
+#define __NR_pidfd_getfd 438
+#endif
+#ifndef __NR_process_madvise
+#define __NR_process_madvise 440
+#endif
+#ifndef __NR_process_mrelease
+#define __NR_process_mrelease 448
+#endif
+
+#if defined(__x86_64__)
+static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
+				   long a5, long a6)
+{
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
+	register long r9 __asm__("r9") = a6;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(n), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8),
+			   "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+#elif defined(__aarch64__)
+static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
+				   long a5, long a6)
+{
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a1;
+	register long x1 __asm__("x1") = a2;
+	register long x2 __asm__("x2") = a3;
+	register long x3 __asm__("x3") = a4;
+	register long x4 __asm__("x4") = a5;
+	register long x5 __asm__("x5") = a6;
+
+	__asm__ volatile("svc 0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
+			 : "memory", "cc");
+	return x0;
+}
+#else
+#include <unistd.h>
+/* Elsewhere libc's syscall(2); errno is restored at the public boundary. */
+static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
+				   long a5, long a6)
+{
+	long r = syscall(n, a1, a2, a3, a4, a5, a6);
+
+	return r < 0 ? -errno : r;
+}
+#endif
+
+#define __lpfd_sc(n, a1, a2, a3, a4, a5, a6)                                   \
+	__lpfd_syscall6((n), (long)(a1), (long)(a2), (long)(a3), (long)(a4),   \
+			(long)(a5), (long)(a6))
+
+static inline int __lpfd_sys_pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)__lpfd_sc(__NR_pidfd_open, pid, flags, 0, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_pidfd_send_signal(int pidfd, int sig,
+					       siginfo_t *info,
+					       unsigned int flags)
+{
+	return (int)__lpfd_sc(__NR_pidfd_send_signal, pidfd, sig, info, flags,
+			      0, 0);
+}
+
+static inline int __lpfd_sys_pidfd_getfd(int pidfd, int targetfd,
+					 unsigned int flags)
+{
+	return (int)__lpfd_sc(__NR_pidfd_getfd, pidfd, targetfd, flags, 0, 0, 0);
+}
+
+static inline long __lpfd_sys_process_madvise(int pidfd,
+					      const struct iovec *iov,
+					      size_t vlen, int advice,
+					      unsigned int flags)
+{
+	return __lpfd_sc(__NR_process_madvise, pidfd, iov, vlen, advice, flags,
+			 0);
+}
+
+static inline int __lpfd_sys_process_mrelease(int pidfd, unsigned int flags)
+{
+	return (int)__lpfd_sc(__NR_process_mrelease, pidfd, flags, 0, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_waitid(int idtype, int id, siginfo_t *info,
+				    int options, struct rusage *ru)
+{
+	return (int)__lpfd_sc(__NR_waitid, idtype, id, info, options, ru, 0);
+}
+
+static inline int __lpfd_sys_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return (int)__lpfd_sc(__NR_ioctl, fd, cmd, arg, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_openat(int dirfd, const char *path, int flags)
+{
+	return (int)__lpfd_sc(__NR_openat, dirfd, path, flags, 0, 0, 0);
+}
+
+static inline ssize_t __lpfd_sys_read(int fd, void *buf, size_t len)
+{
+	return (ssize_t)__lpfd_sc(__NR_read, fd, buf, len, 0, 0, 0);
+}
+
+/* close() always releases the descriptor on Linux, whatever it returns. */
+static inline void __lpfd_sys_close(int fd)
+{
+	(void)__lpfd_sc(__NR_close, fd, 0, 0, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_fcntl(int fd, int cmd, long arg)
+{
+	return (int)__lpfd_sc(__NR_fcntl, fd, cmd, arg, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_name_to_handle_at(int dirfd, const char *path,
+					       void *handle, int *mnt_id,
+					       int flags)
+{
+	return (int)__lpfd_sc(__NR_name_to_handle_at, dirfd, path, handle,
+			      mnt_id, flags, 0);
+}
+
+static inline int __lpfd_sys_prctl(int option, unsigned long a2)
+{
+	return (int)__lpfd_sc(__NR_prctl, option, a2, 0, 0, 0, 0);
+}
+
+static inline pid_t __lpfd_sys_getpid(void)
+{
+	return (pid_t)__lpfd_sc(__NR_getpid, 0, 0, 0, 0, 0, 0);
+}
+
+static inline pid_t __lpfd_sys_gettid(void)
+{
+	return (pid_t)__lpfd_sc(__NR_gettid, 0, 0, 0, 0, 0, 0);
+}
+
+static inline pid_t __lpfd_sys_getppid(void)
+{
+	return (pid_t)__lpfd_sc(__NR_getppid, 0, 0, 0, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_getresuid(unsigned int id[3])
+{
+	return (int)__lpfd_sc(__NR_getresuid, &id[0], &id[1], &id[2], 0, 0, 0);
+}
+
+static inline int __lpfd_sys_getresgid(unsigned int id[3])
+{
+	return (int)__lpfd_sc(__NR_getresgid, &id[0], &id[1], &id[2], 0, 0, 0);
+}
+
+/* setfs[ug]id(-1) changes nothing and returns the current value. */
+static inline unsigned int __lpfd_sys_getfsuid(void)
+{
+	return (unsigned int)__lpfd_sc(__NR_setfsuid, -1, 0, 0, 0, 0, 0);
+}
+
+static inline unsigned int __lpfd_sys_getfsgid(void)
+{
+	return (unsigned int)__lpfd_sc(__NR_setfsgid, -1, 0, 0, 0, 0, 0);
+}
+
+#endif /* LIBPIDFD_SYSCALL_H */

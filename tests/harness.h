@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The project's own small test harness. Each TEST() runs forked, bounded by
+ * a timeout, and prints a TAP-like line; the binary ends with
+ * "# N passed, N failed" and exits non-zero on any failure.
+ *
+ * A test fails by a failed ASSERT_*, any exit other than 0, or a signal.
+ */
+#ifndef LIBPIDFD_TEST_HARNESS_H
+#define LIBPIDFD_TEST_HARNESS_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef void (*harness_fn)(void);
+void harness_register(const char *name, harness_fn fn, unsigned timeout_s);
+void harness_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 3, 4)));
+
+#define TEST_TIMEOUT(name, secs)                                              \
+	static void name(void);                                               \
+	__attribute__((constructor)) static void register_##name(void)        \
+	{                                                                     \
+		harness_register(#name, name, secs);                          \
+	}                                                                     \
+	static void name(void)
+
+#define TEST(name) TEST_TIMEOUT(name, 20)
+
+#define FAIL(...) harness_fail(__FILE__, __LINE__, __VA_ARGS__)
+
+#define ASSERT_TRUE(c)                                                        \
+	do {                                                                  \
+		if (!(c))                                                     \
+			FAIL("assertion failed: %s (errno %d: %s)", #c,       \
+			     errno, strerror(errno));                         \
+	} while (0)
+
+#define ASSERT_EQ(a, b)                                                       \
+	do {                                                                  \
+		long long _a = (long long)(a), _b = (long long)(b);           \
+		if (_a != _b)                                                 \
+			FAIL("%s == %s: %lld != %lld (errno %d: %s)", #a, #b, \
+			     _a, _b, errno, strerror(errno));                 \
+	} while (0)
+
+#define ASSERT_NE(a, b)                                                       \
+	do {                                                                  \
+		long long _a = (long long)(a), _b = (long long)(b);           \
+		if (_a == _b)                                                 \
+			FAIL("%s != %s: both %lld", #a, #b, _a);              \
+	} while (0)
+
+#define ASSERT_GE(a, b)                                                       \
+	do {                                                                  \
+		long long _a = (long long)(a), _b = (long long)(b);           \
+		if (_a < _b)                                                  \
+			FAIL("%s >= %s: %lld < %lld (errno %d: %s)", #a, #b,  \
+			     _a, _b, errno, strerror(errno));                 \
+	} while (0)
+
+/* A call that must fail with -1 and exactly this errno. */
+#define ASSERT_ERRNO(call, err)                                               \
+	do {                                                                  \
+		errno = 0;                                                    \
+		long long _r = (long long)(call);                             \
+		int _e = errno;                                               \
+		if (_r != -1 || _e != (err))                                  \
+			FAIL("%s: want -1/%s, got %lld/%s", #call,            \
+			     strerrorname_np(err) ? strerrorname_np(err) : "?", \
+			     _r, _e ? strerrorname_np(_e) : "0");             \
+	} while (0)
+
+/* Where the tests run: "native", "emulated" or "uml" (from TEST_MODE). */
+const char *harness_mode(void);
+
+#endif

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Run every test binary of a build in one mode and sum the results.
+#   tests/run.sh BUILD_DIR MODE     MODE: native | emulated | uml
+# native runs the kernel's own paths where it has them, emulated sets
+# LIBPIDFD_EMULATE=1, uml is native inside Linux 6.1 (see tests/uml.sh).
+# The last line is "# MODE: N passed, N failed"; the exit status is 0 only
+# if at least one test ran and none failed.
+set -u
+build=${1:?build dir}
+mode=${2:?mode}
+export TEST_MODE="$mode"
+unset LIBPIDFD_EMULATE
+[ "$mode" = emulated ] && export LIBPIDFD_EMULATE=1
+
+passed=0
+failed=0
+log=$(mktemp "${TMPDIR:-/tmp}/libpidfd-run.XXXXXX")
+for t in "$build"/tests/test-*; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	"$t" > "$log" 2>&1
+	rc=$?
+	sed "s/^/[$mode] $name: /" "$log"
+	p=$(grep -c '^ok ' "$log")
+	f=$(grep -c '^not ok ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "[$mode] $name: not ok - binary exited $rc"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+rm -f "$log"
+echo "# $mode: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
