@@ -33,7 +33,7 @@ LIB_A      := $(O)/libpidfd.a
 CLI_SRCS   := $(sort $(wildcard cli/*.c))
 CLI        := $(O)/pidfd
 
-TEST_HARNESS := tests/harness.c
+TEST_HARNESS := tests/harness.c tests/util.c
 TEST_SRCS  := $(sort $(wildcard tests/test-*.c))
 TESTS      := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 

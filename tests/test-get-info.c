@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpidfd_get_info: the native and emulated paths agree, field by field and
+ * errno by errno, on the same targets; and both tell the truth, which the
+ * test knows independently. Where the kernel has no PIDFD_GET_INFO (Linux
+ * 6.1) both calls take the emulation and the truth is what is checked.
+ */
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/fsuid.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "internal.h"
+#include "util.h"
+
+#define INFO(r) ((struct pidfd_info *)(void *)(r)->buf)
+#define WANT (PIDFD_INFO_CGROUPID)
+
+/*
+ * Bits the paths may legitimately differ in (see README): dumpability of
+ * another process is known to the kernel only, and the emulation looks the
+ * cgroup up only when asked.
+ */
+static uint64_t comparable(uint64_t mask, uint64_t req, bool own_process)
+{
+	if (!own_process)
+		mask &= ~(uint64_t)PIDFD_INFO_COREDUMP;
+	if (!(req & PIDFD_INFO_CGROUPID))
+		mask &= ~(uint64_t)PIDFD_INFO_CGROUPID;
+	return mask;
+}
+
+/*
+ * Query both paths; they must agree. Returns the native answer (or the
+ * emulated one where the kernel lacks the ioctl) in *out.
+ */
+static void both(int fd, uint64_t mask, size_t size, bool own_process,
+		 struct util_res *out)
+{
+	struct util_res n, e;
+
+	util_get_info(fd, mask, size, true, &e);
+	if (!util_have_native_info()) {
+		*out = e;
+		return;
+	}
+	util_get_info(fd, mask, size, false, &n);
+	ASSERT_EQ(n.ret, e.ret);
+	ASSERT_EQ(n.err, e.err);
+	if (n.ret == 0) {
+		struct pidfd_info *a = INFO(&n), *b = INFO(&e);
+
+		ASSERT_EQ(comparable(a->mask, mask, own_process),
+			  comparable(b->mask, mask, own_process));
+		if (!(mask & PIDFD_INFO_CGROUPID))
+			ASSERT_TRUE(!(b->mask & PIDFD_INFO_CGROUPID));
+		ASSERT_EQ(a->pid, b->pid);
+		ASSERT_EQ(a->tgid, b->tgid);
+		ASSERT_EQ(a->ppid, b->ppid);
+		ASSERT_EQ(a->ruid, b->ruid);
+		ASSERT_EQ(a->euid, b->euid);
+		ASSERT_EQ(a->suid, b->suid);
+		ASSERT_EQ(a->fsuid, b->fsuid);
+		ASSERT_EQ(a->rgid, b->rgid);
+		ASSERT_EQ(a->egid, b->egid);
+		ASSERT_EQ(a->sgid, b->sgid);
+		ASSERT_EQ(a->fsgid, b->fsgid);
+		if (a->mask & b->mask & PIDFD_INFO_CGROUPID)
+			ASSERT_EQ(a->cgroupid, b->cgroupid);
+		if (own_process && (a->mask & PIDFD_INFO_COREDUMP))
+			ASSERT_EQ(a->coredump_mask, b->coredump_mask);
+		/* Past the struct both leave the caller's bytes alone. */
+		ASSERT_TRUE(memcmp(n.buf + 88, e.buf + 88, sizeof(n.buf) - 88) == 0);
+	}
+	*out = n;
+}
+
+static void expect_self(const struct pidfd_info *i, pid_t pid)
+{
+	unsigned r, e, s;
+
+	ASSERT_TRUE(i->mask & PIDFD_INFO_PID);
+	ASSERT_TRUE(i->mask & PIDFD_INFO_CREDS);
+	ASSERT_EQ(i->pid, pid);
+	ASSERT_EQ(i->tgid, getpid());
+	ASSERT_EQ(i->ppid, getppid());
+	getresuid(&r, &e, &s);
+	ASSERT_EQ(i->ruid, r);
+	ASSERT_EQ(i->euid, e);
+	ASSERT_EQ(i->suid, s);
+	ASSERT_EQ(i->fsuid, setfsuid(-1));
+	getresgid(&r, &e, &s);
+	ASSERT_EQ(i->rgid, r);
+	ASSERT_EQ(i->egid, e);
+	ASSERT_EQ(i->sgid, s);
+	ASSERT_EQ(i->fsgid, setfsgid(-1));
+}
+
+TEST(self_pidfd)
+{
+	struct util_res r;
+	int fd = libpidfd_open(getpid(), 0);
+
+	ASSERT_GE(fd, 0);
+	both(fd, WANT | PIDFD_INFO_COREDUMP, sizeof(struct pidfd_info), true, &r);
+	ASSERT_EQ(r.ret, 0);
+	expect_self(INFO(&r), getpid());
+	ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_CGROUPID);
+	ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_COREDUMP);
+	ASSERT_EQ(INFO(&r)->coredump_mask,
+		  prctl(PR_GET_DUMPABLE) == 1 ? PIDFD_COREDUMP_USER :
+						PIDFD_COREDUMP_SKIP);
+	close(fd);
+}
+
+TEST(self_sentinels)
+{
+	struct util_res r;
+
+	both(PIDFD_SELF_PROCESS, WANT, sizeof(struct pidfd_info), true, &r);
+	ASSERT_EQ(r.ret, 0);
+	expect_self(INFO(&r), getpid());
+	both(LIBPIDFD_SELF_THREAD_GROUP_OLD, WANT, 88, true, &r);
+	ASSERT_EQ(r.ret, 0);
+	expect_self(INFO(&r), getpid());
+	both(PIDFD_SELF, WANT, 88, true, &r);
+	ASSERT_EQ(r.ret, 0);
+	expect_self(INFO(&r), gettid());
+	/* Not a sentinel: no such fd. */
+	both(-10002, WANT, 88, true, &r);
+	ASSERT_EQ(r.ret, -1);
+	ASSERT_EQ(r.err, EBADF);
+}
+
+static void *thread_self(void *arg)
+{
+	struct util_res r;
+
+	(void)arg;
+	both(PIDFD_SELF_THREAD, WANT, 88, true, &r);
+	ASSERT_EQ(r.ret, 0);
+	expect_self(INFO(&r), gettid());
+	ASSERT_NE(gettid(), getpid());
+	both(PIDFD_SELF_THREAD_GROUP, WANT, 88, true, &r);
+	ASSERT_EQ(r.ret, 0);
+	expect_self(INFO(&r), getpid());
+	return NULL;
+}
+
+TEST(self_sentinels_from_thread)
+{
+	pthread_t t;
+
+	ASSERT_EQ(pthread_create(&t, NULL, thread_self, NULL), 0);
+	ASSERT_EQ(pthread_join(t, NULL), 0);
+}
+
+TEST(live_child)
+{
+	struct util_res r;
+	int fd;
+	pid_t pid = util_spawn(NULL, NULL, &fd);
+
+	both(fd, WANT, 88, false, &r);
+	ASSERT_EQ(r.ret, 0);
+	ASSERT_EQ(INFO(&r)->pid, pid);
+	ASSERT_EQ(INFO(&r)->tgid, pid);
+	ASSERT_EQ(INFO(&r)->ppid, getpid());
+	ASSERT_EQ(INFO(&r)->euid, geteuid());
+	ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_CGROUPID);
+	/* Without asking: the kernel returns the cgroup anyway, the emulation
+	 * spares the lookup; everything else agrees. */
+	both(fd, 0, 88, false, &r);
+	ASSERT_EQ(r.ret, 0);
+	ASSERT_EQ(INFO(&r)->pid, pid);
+	util_kill_reap(fd);
+}
+
+/* ids that differ in every slot: real, effective, saved, filesystem */
+static void become_odd_creds(void *arg)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	(void)arg;
+	if (setresgid(11, 12, 13) || setfsgid(14) < 0 ||
+	    prctl(PR_SET_KEEPCAPS, 1) || setresuid(1, 2, 3))
+		_exit(90);
+	if (syscall(SYS_capget, &h, d))
+		_exit(91);
+	d[0].effective |= 1u << CAP_SETUID;
+	if (syscall(SYS_capset, &h, d))
+		_exit(92);
+	setfsuid(4);
+	if (setfsuid(-1) != 4)
+		_exit(93);
+}
+
+TEST(child_with_distinct_credentials)
+{
+	struct util_res r;
+	int fd;
+
+	ASSERT_EQ(geteuid(), 0); /* the suite runs as root */
+	util_spawn(become_odd_creds, NULL, &fd);
+	both(fd, WANT, 88, false, &r);
+	ASSERT_EQ(r.ret, 0);
+	ASSERT_EQ(INFO(&r)->ruid, 1);
+	ASSERT_EQ(INFO(&r)->euid, 2);
+	ASSERT_EQ(INFO(&r)->suid, 3);
+	ASSERT_EQ(INFO(&r)->fsuid, 4);
+	ASSERT_EQ(INFO(&r)->rgid, 11);
+	ASSERT_EQ(INFO(&r)->egid, 12);
+	ASSERT_EQ(INFO(&r)->sgid, 13);
+	ASSERT_EQ(INFO(&r)->fsgid, 14);
+	util_kill_reap(fd);
+}
+
+TEST(zombie_has_no_exit_status)
+{
+	struct util_res r;
+	int fd;
+	pid_t pid = util_zombie(3, &fd);
+
+	both(fd, WANT | PIDFD_INFO_EXIT, 88, false, &r);
+	ASSERT_EQ(r.ret, 0);
+	ASSERT_EQ(INFO(&r)->pid, pid);
+	ASSERT_EQ(INFO(&r)->ppid, getpid());
+	ASSERT_TRUE(!(INFO(&r)->mask & PIDFD_INFO_EXIT));
+	util_kill_reap(fd);
+}
+
+TEST(reaped_child)
+{
+	struct util_res n, e;
+	siginfo_t si;
+	int fd;
+
+	util_zombie(3, &fd);
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	/* Without PIDFD_INFO_EXIT, both: ESRCH. */
+	both(fd, WANT, 88, false, &n);
+	ASSERT_EQ(n.ret, -1);
+	ASSERT_EQ(n.err, ESRCH);
+	/* With it, the emulation cannot know (ESRCH); the kernel may. */
+	util_get_info(fd, PIDFD_INFO_EXIT, 88, true, &e);
+	ASSERT_EQ(e.ret, -1);
+	ASSERT_EQ(e.err, ESRCH);
+	util_get_info(fd, PIDFD_INFO_EXIT, 88, false, &n);
+	if (__lpfd_kernel_has_raw(__LPFD_FEAT_INFO_EXIT) > 0) {
+		ASSERT_EQ(n.ret, 0);
+		ASSERT_EQ(INFO(&n)->mask & (PIDFD_INFO_EXIT | PIDFD_INFO_PID),
+			  PIDFD_INFO_EXIT);
+		ASSERT_EQ(INFO(&n)->exit_code, 3 << 8);
+	} else {
+		ASSERT_EQ(n.ret, -1);
+		ASSERT_EQ(n.err, ESRCH);
+	}
+	close(fd);
+}
+
+static pthread_barrier_t thread_started, thread_may_exit;
+static pid_t thread_tid;
+
+static void *parked_thread(void *arg)
+{
+	(void)arg;
+	thread_tid = gettid();
+	pthread_barrier_wait(&thread_started);
+	pthread_barrier_wait(&thread_may_exit);
+	return NULL;
+}
+
+TEST(thread_pidfd)
+{
+	struct util_res r;
+	pthread_t t;
+	int fd;
+
+	pthread_barrier_init(&thread_started, NULL, 2);
+	pthread_barrier_init(&thread_may_exit, NULL, 2);
+	ASSERT_EQ(pthread_create(&t, NULL, parked_thread, NULL), 0);
+	pthread_barrier_wait(&thread_started);
+	fd = libpidfd_open(thread_tid, PIDFD_THREAD);
+	if (__lpfd_kernel_has_raw(__LPFD_FEAT_PIDFD_THREAD) > 0) {
+		ASSERT_GE(fd, 0);
+		both(fd, WANT, 88, true, &r);
+		ASSERT_EQ(r.ret, 0);
+		ASSERT_EQ(INFO(&r)->pid, thread_tid);
+		ASSERT_EQ(INFO(&r)->tgid, getpid());
+		ASSERT_EQ(INFO(&r)->ppid, getppid());
+		close(fd);
+	} else {
+		/* Before 6.9 no kernel can name a thread with a pidfd. */
+		ASSERT_EQ(fd, -1);
+		ASSERT_EQ(errno, EINVAL);
+	}
+	pthread_barrier_wait(&thread_may_exit);
+	ASSERT_EQ(pthread_join(t, NULL), 0);
+}
+
+/*
+ * A process in a child pid namespace is seen with its pid in ours; from
+ * inside that namespace (with its own /proc) our process is not visible:
+ * EREMOTE on both paths.
+ */
+TEST(child_pid_namespace)
+{
+	struct util_res r;
+	int self, fd, status;
+	pid_t pid;
+
+	self = libpidfd_open(getpid(), 0);
+	ASSERT_GE(self, 0);
+	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("proc", "/proc", "proc", 0, NULL))
+			_exit(80);
+		ASSERT_EQ(getpid(), 1);
+		both(self, WANT, 88, false, &r);
+		ASSERT_EQ(r.ret, -1);
+		ASSERT_EQ(r.err, EREMOTE);
+		ASSERT_EQ(libpidfd_getpid(self), -1);
+		ASSERT_EQ(errno, EREMOTE);
+		_exit(0);
+	}
+	fd = libpidfd_open(pid, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_EQ(status, 0);
+	close(fd);
+}
+
+TEST(child_in_pid_namespace_seen_from_parent)
+{
+	struct util_res r;
+	int fd;
+	pid_t pid;
+
+	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
+	pid = util_spawn(NULL, NULL, &fd);
+	both(fd, WANT, 88, false, &r);
+	ASSERT_EQ(r.ret, 0);
+	ASSERT_EQ(INFO(&r)->pid, pid);
+	ASSERT_EQ(INFO(&r)->ppid, getpid());
+	util_kill_reap(fd);
+}
+
+static void expect_error(int fd, int err)
+{
+	struct util_res r;
+
+	both(fd, WANT, 88, false, &r);
+	ASSERT_EQ(r.ret, -1);
+	ASSERT_EQ(r.err, err);
+}
+
+TEST(fds_that_are_not_pidfds)
+{
+	char path[64];
+	int p[2], f, d;
+
+	f = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(f, 0);
+	expect_error(f, ENOTTY);
+	ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+	expect_error(p[0], ENOTTY);
+	snprintf(path, sizeof(path), "/proc/%d", getpid());
+	d = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_GE(d, 0);
+	expect_error(d, ENOTTY);
+	close(f);
+	close(p[0]);
+	close(p[1]);
+	close(d);
+	expect_error(d, EBADF);
+	expect_error(-1, EBADF);
+	expect_error(INT32_MIN, EBADF);
+}
+
+TEST(null_and_small_sizes)
+{
+	int fd = libpidfd_open(getpid(), 0);
+	int p[2];
+
+	ASSERT_GE(fd, 0);
+	for (int emulate = 0; emulate < 2; emulate++) {
+		__lpfd_emulate_override(emulate);
+		ASSERT_ERRNO(libpidfd_get_info(fd, NULL, 88), EINVAL);
+		ASSERT_ERRNO(libpidfd_get_info(PIDFD_SELF, NULL, 88), EINVAL);
+		/* The fd is judged first, as the kernel's ioctl does. */
+		ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+		ASSERT_ERRNO(libpidfd_get_info(p[0], NULL, 88), ENOTTY);
+		close(p[0]);
+		close(p[1]);
+		ASSERT_ERRNO(libpidfd_get_info(p[0], NULL, 88), EBADF);
+	}
+	close(fd);
+}
+
+/* Every size from 0 to 128: below 64 EINVAL; the tail past 88 zeroed; past
+ * the size nothing touched. */
+TEST(every_struct_size)
+{
+	struct util_res r;
+	int fd = libpidfd_open(getpid(), 0);
+
+	ASSERT_GE(fd, 0);
+	for (size_t size = 0; size <= 128; size++) {
+		both(fd, WANT | PIDFD_INFO_SUPPORTED_MASK, size, true, &r);
+		if (size < PIDFD_INFO_SIZE_VER0) {
+			ASSERT_EQ(r.ret, -1);
+			ASSERT_EQ(r.err, EINVAL);
+			for (size_t i = 8; i < sizeof(r.buf); i++)
+				ASSERT_EQ(r.buf[i], 0xa5);
+			continue;
+		}
+		ASSERT_EQ(r.ret, 0);
+		ASSERT_EQ(INFO(&r)->pid, getpid());
+		for (size_t i = 88; i < size; i++)
+			ASSERT_EQ(r.buf[i], 0);
+		for (size_t i = size; i < sizeof(r.buf); i++)
+			ASSERT_EQ(r.buf[i], 0xa5);
+		if (size >= 88) {
+			ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_SUPPORTED_MASK);
+			ASSERT_EQ(INFO(&r)->supported_mask &
+				  (PIDFD_INFO_PID | PIDFD_INFO_CREDS |
+				   PIDFD_INFO_CGROUPID | PIDFD_INFO_SUPPORTED_MASK),
+				  PIDFD_INFO_PID | PIDFD_INFO_CREDS |
+				  PIDFD_INFO_CGROUPID | PIDFD_INFO_SUPPORTED_MASK);
+		}
+	}
+	close(fd);
+}
+
+TEST(unknown_mask_bits_are_ignored)
+{
+	struct util_res r;
+	int fd = libpidfd_open(getpid(), 0);
+
+	ASSERT_GE(fd, 0);
+	both(fd, WANT | (1ULL << 8) | (1ULL << 40) | (1ULL << 63), 88, true, &r);
+	ASSERT_EQ(r.ret, 0);
+	ASSERT_EQ(INFO(&r)->mask & ~0xffULL, 0);
+	ASSERT_EQ(INFO(&r)->mask & (PIDFD_INFO_PID | PIDFD_INFO_CREDS),
+		  PIDFD_INFO_PID | PIDFD_INFO_CREDS);
+	close(fd);
+}
+
+TEST(supported_mask_tells_the_truth)
+{
+	struct util_res r;
+	uint64_t want = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
+			PIDFD_INFO_SUPPORTED_MASK;
+
+	util_get_info(PIDFD_SELF, PIDFD_INFO_SUPPORTED_MASK, 88, true, &r);
+	ASSERT_EQ(r.ret, 0);
+	/* The emulation never knows an exit status (only after reap, and then
+	 * not at all), but does know the caller's dumpability. */
+	ASSERT_EQ(INFO(&r)->supported_mask, want | PIDFD_INFO_COREDUMP);
+	util_get_info(PIDFD_SELF, PIDFD_INFO_SUPPORTED_MASK, 88, false, &r);
+	ASSERT_EQ(r.ret, 0);
+	if (util_have_native_info()) {
+		ASSERT_EQ(INFO(&r)->supported_mask & want, want);
+		ASSERT_EQ(!!(INFO(&r)->supported_mask & PIDFD_INFO_EXIT),
+			  __lpfd_kernel_has_raw(__LPFD_FEAT_INFO_EXIT) > 0);
+	}
+}
+
+/* A cgroup of our own: the id both paths give is the directory's. */
+TEST(cgroup_id_of_a_child_in_its_own_cgroup)
+{
+	char dir[600], procs[700], buf[32];
+	struct util_res r;
+	int fd, f, len;
+	pid_t pid;
+	const char *mnt = util_cgroup2_mount();
+
+	ASSERT_TRUE(mnt[0]); /* the suite mounts cgroup2 where there is none */
+	snprintf(dir, sizeof(dir), "%s/libpidfd-test-%d", mnt, getpid());
+	ASSERT_EQ(mkdir(dir, 0755), 0);
+	pid = util_spawn(NULL, NULL, &fd);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	f = open(procs, O_WRONLY | O_CLOEXEC);
+	ASSERT_GE(f, 0);
+	len = snprintf(buf, sizeof(buf), "%d\n", pid);
+	ASSERT_EQ(write(f, buf, (size_t)len), len);
+	close(f);
+	both(fd, WANT, 88, false, &r);
+	ASSERT_EQ(r.ret, 0);
+	ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_CGROUPID);
+	ASSERT_EQ(INFO(&r)->cgroupid, util_cgroup_id(dir));
+	util_kill_reap(fd);
+	for (int i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
+		usleep(10000);
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "internal.h"
+#include "util.h"
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd)
+{
+	int ready[2];
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (fn)
+			fn(arg);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(99);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	ASSERT_EQ(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	*pidfd = libpidfd_open(pid, 0);
+	ASSERT_GE(*pidfd, 0);
+	return pid;
+}
+
+pid_t util_zombie(int code, int *pidfd)
+{
+	int go[2];
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(pipe2(go, O_CLOEXEC), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(98);
+		_exit(code);
+	}
+	close(go[0]);
+	*pidfd = libpidfd_open(pid, 0);
+	ASSERT_GE(*pidfd, 0);
+	ASSERT_EQ(write(go[1], &c, 1), 1);
+	close(go[1]);
+	util_wait_exit(*pidfd);
+	return pid;
+}
+
+void util_wait_exit(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	ASSERT_EQ(poll(&p, 1, 10000), 1);
+}
+
+void util_kill_reap(int pidfd)
+{
+	siginfo_t si;
+
+	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED), 0);
+	close(pidfd);
+}
+
+void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
+		   struct util_res *r)
+{
+	struct pidfd_info *info = (struct pidfd_info *)(void *)r->buf;
+
+	memset(r->buf, 0xa5, sizeof(r->buf));
+	info->mask = mask;
+	__lpfd_emulate_override(emulate);
+	errno = 0;
+	r->ret = libpidfd_get_info(fd, info, size);
+	r->err = errno;
+}
+
+bool util_have_native_info(void)
+{
+	return __lpfd_kernel_has_raw(__LPFD_FEAT_GET_INFO) > 0;
+}
+
+const char *util_cgroup2_mount(void)
+{
+	static char mnt[512];
+	char line[1024], dev[256], dir[512], type[64];
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	mnt[0] = '\0';
+	if (!f)
+		return mnt;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 &&
+		    strcmp(type, "cgroup2") == 0) {
+			snprintf(mnt, sizeof(mnt), "%s", dir);
+			break;
+		}
+	}
+	fclose(f);
+	return mnt;
+}
+
+uint64_t util_cgroup_id(const char *dir)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[64];
+	} h = { .fh.handle_bytes = 64 };
+	int mnt;
+	uint64_t id;
+
+	ASSERT_EQ(name_to_handle_at(AT_FDCWD, dir, &h.fh, &mnt, 0), 0);
+	ASSERT_EQ(h.fh.handle_bytes, 8);
+	memcpy(&id, h.fh.f_handle, sizeof(id));
+	return id;
+}

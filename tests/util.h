@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Helpers shared by the tests: children to query, both paths, cgroups. */
+#ifndef LIBPIDFD_TEST_UTIL_H
+#define LIBPIDFD_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <libpidfd.h>
+
+/* A child that runs fn (if any) and then sleeps until killed; 0 when fn is done. */
+pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd);
+/* A child that exits at once with this code, left unreaped (a zombie). */
+pid_t util_zombie(int code, int *pidfd);
+/* Block until the pidfd polls readable (the process exited). */
+void util_wait_exit(int pidfd);
+/* Kill and reap a child through its pidfd. */
+void util_kill_reap(int pidfd);
+
+/* Run libpidfd_get_info on one path (emulate or not), keeping errno. */
+struct util_res {
+	int ret;
+	int err;
+	unsigned char buf[256]; /* the struct, then bytes that must stay untouched */
+};
+void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
+		   struct util_res *r);
+bool util_have_native_info(void);
+
+/* The cgroup2 mount point of this system ("" if none). */
+const char *util_cgroup2_mount(void);
+/* The cgroup id (file handle) of a cgroup directory. */
+uint64_t util_cgroup_id(const char *dir);
+
+#endif
