@@ -63,8 +63,7 @@ static bool run_one(int i)
 		setpgid(0, 0);
 		alarm(tests[i].timeout);
 		tests[i].fn();
-		fflush(stdout);
-		_exit(0);
+		exit(0); /* atexit() clean-ups run */
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A pidfd never names another process: in a fresh pid namespace a child is
+ * reaped and a new process made to take its pid (clone3 with set_tid, which
+ * both kernels have; Linux 6.1 under user-mode-linux has no ns_last_pid),
+ * then the stale pidfd is queried on both paths. The new process has other
+ * credentials, so an answer describing it would be seen.
+ */
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "internal.h"
+#include "util.h"
+
+#define ROUNDS 200
+
+/* fork() with a chosen pid (0: any); the child sets its uid and waits. */
+static pid_t spawn_with_pid(pid_t want, uid_t uid)
+{
+	struct clone_args args = {
+		.exit_signal = SIGCHLD,
+		.set_tid = want ? (uint64_t)(uintptr_t)&want : 0,
+		.set_tid_size = want ? 1 : 0,
+	};
+	long pid = syscall(SYS_clone3, &args, sizeof(args));
+
+	if (pid == 0) {
+		syscall(SYS_setresuid, uid, uid, uid);
+		for (;;)
+			syscall(SYS_pause);
+	}
+	return (pid_t)pid;
+}
+
+static void expect_stale(int fd, bool emulate)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+	__lpfd_emulate_override(emulate);
+	ASSERT_ERRNO(libpidfd_get_info(fd, &info, sizeof(info)), ESRCH);
+	ASSERT_ERRNO(libpidfd_getpid(fd), ESRCH);
+}
+
+static void reuse_rounds(void)
+{
+	for (int i = 0; i < ROUNDS; i++) {
+		pid_t victim, reused;
+		int fd, status;
+
+		victim = spawn_with_pid(0, 1000);
+		ASSERT_GE(victim, 2);
+		fd = libpidfd_open(victim, 0);
+		ASSERT_GE(fd, 0);
+		kill(victim, SIGKILL);
+		ASSERT_EQ(waitpid(victim, &status, 0), victim);
+		reused = spawn_with_pid(victim, 2000);
+		ASSERT_EQ(reused, victim);
+		expect_stale(fd, true);
+		if (util_have_native_info())
+			expect_stale(fd, false);
+		/* The fresh process is there and is the other one. */
+		{
+			struct pidfd_info info = { .mask = 0 };
+			int nfd = libpidfd_open(reused, 0);
+
+			ASSERT_GE(nfd, 0);
+			for (int j = 0; j < 50 && info.ruid != 2000; j++) {
+				ASSERT_EQ(libpidfd_get_info(nfd, &info, sizeof(info)), 0);
+				if (info.ruid != 2000)
+					usleep(1000);
+			}
+			ASSERT_EQ(info.ruid, 2000);
+			close(nfd);
+		}
+		kill(reused, SIGKILL);
+		ASSERT_EQ(waitpid(reused, &status, 0), reused);
+		close(fd);
+	}
+}
+
+TEST_TIMEOUT(stale_pidfd_after_forced_reuse, 120)
+{
+	pid_t init;
+	int status;
+
+	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
+	init = fork();
+	ASSERT_GE(init, 0);
+	if (init == 0) {
+		/* pid 1 of the namespace, with a /proc of its own */
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("proc", "/proc", "proc", 0, NULL))
+			_exit(80);
+		reuse_rounds();
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(init, &status, 0), init);
+	ASSERT_EQ(status, 0);
+}
