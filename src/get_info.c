@@ -54,27 +54,51 @@ static void put_supported(struct pidfd_info *info, size_t size)
 		info->supported_mask = __lpfd_info_supported_mask();
 }
 
+/* The size of struct pidfd_info in the running kernel, as far as it matters. */
+static size_t kernel_info_size(void)
+{
+	if (__lpfd_kernel_has_raw(__LPFD_FEAT_INFO_CODE) > 0)
+		return PIDFD_INFO_SIZE_VER3;
+	if (__lpfd_kernel_has_raw(__LPFD_FEAT_INFO_SUPPORTED) > 0)
+		return PIDFD_INFO_SIZE_VER2;
+	return PIDFD_INFO_SIZE_VER1;
+}
+
 /*
- * Bring what the kernel wrote to the newest layout: 6.19 and 7.0 put
- * supported_mask at 72, where 7.1 has coredump_code; kernels before 6.19
- * have no supported_mask, which the library then supplies.
+ * Bring what a kernel with a ksize-byte struct wrote to the newest layout:
+ * 6.19 and 7.0 (80 bytes) put supported_mask at 72, where 7.1 has
+ * coredump_code; kernels before 6.19 have no supported_mask, which the
+ * library then supplies. size is the caller's struct size.
  */
-static void info_to_newest(struct pidfd_info *info, size_t size, uint64_t req)
+void __lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
+			   size_t ksize)
 {
 	uint64_t v;
 
-	if (info->mask & PIDFD_INFO_SUPPORTED_MASK) {
-		if (size <= OFF_SUPPORTED_V2 ||
-		    __lpfd_kernel_has_raw(__LPFD_FEAT_INFO_CODE) != 0)
-			return;
-		memcpy(&v, (char *)info + OFF_SUPPORTED_V2, sizeof(v));
-		memset((char *)info + OFF_SUPPORTED_V2, 0, sizeof(v));
-		if (size >= PIDFD_INFO_SIZE_VER3)
-			info->supported_mask = v;
+	if (!(info->mask & PIDFD_INFO_SUPPORTED_MASK)) {
+		if (req & PIDFD_INFO_SUPPORTED_MASK)
+			put_supported(info, size);
 		return;
 	}
-	if (req & PIDFD_INFO_SUPPORTED_MASK)
-		put_supported(info, size);
+	if (ksize != PIDFD_INFO_SIZE_VER2 || size <= OFF_SUPPORTED_V2)
+		return;
+	if (size < PIDFD_INFO_SIZE_VER2) {
+		/* Only part of the moved field reached the caller: drop it. */
+		memset((char *)info + OFF_SUPPORTED_V2, 0, size - OFF_SUPPORTED_V2);
+		return;
+	}
+	memcpy(&v, (char *)info + OFF_SUPPORTED_V2, sizeof(v));
+	memset((char *)info + OFF_SUPPORTED_V2, 0, sizeof(v));
+	if (size >= PIDFD_INFO_SIZE_VER3)
+		info->supported_mask = v;
+}
+
+static void info_to_newest(struct pidfd_info *info, size_t size, uint64_t req)
+{
+	size_t ksize = info->mask & PIDFD_INFO_SUPPORTED_MASK ?
+		kernel_info_size() : 0;
+
+	__lpfd_info_to_newest(info, size, req, ksize);
 }
 
 /*

@@ -165,6 +165,13 @@ int __lpfd_pidfd_unreaped(int pidfd);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int __lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+/*
+ * Bring a struct pidfd_info written by a kernel whose struct has ksize
+ * bytes (64 to 88) to the newest layout; size is the caller's struct size,
+ * req the mask the caller asked with.
+ */
+void __lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
+			   size_t ksize);
 /* The PIDFD_INFO_* bits libpidfd_get_info() can return on this kernel. */
 uint64_t __lpfd_info_supported_mask(void);
 
