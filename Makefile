@@ -37,11 +37,16 @@ TEST_HARNESS := tests/harness.c tests/util.c
 TEST_SRCS  := $(sort $(wildcard tests/test-*.c))
 TESTS      := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 
-.PHONY: all lib cli tests check check-host check-emulated check-uml \
-	install uninstall clean
+COMPAT_SRCS := $(sort $(wildcard compat/*.c))
+COMPAT_SO  := $(O)/libpidfd-compat.so
+COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
+COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
+
+.PHONY: all lib cli compat tests check check-host check-emulated check-uml \
+	bench install uninstall clean
 .DEFAULT_GOAL := all
 
-all: lib cli
+all: lib cli compat
 
 lib: $(LIB_SO) $(O)/libpidfd.so.$(SOVERSION) $(O)/libpidfd.so $(LIB_A) \
 	$(O)/libpidfd.pc
@@ -64,10 +69,23 @@ $(LIB_A): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# The paths are those of this make invocation: install writes its own.
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+
 $(O)/libpidfd.pc: libpidfd.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    $< > $@
+	$(PC_SED) $< > $@
+
+# The LD_PRELOAD shim carries the library's objects inside it, every
+# symbol but the interposed calls local (compat/libpidfd-compat.c says why).
+compat: $(COMPAT_SO)
+
+$(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
+		include/libpidfd.h
+	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) $(LIB_CFLAGS) -shared \
+		-Wl,--version-script=compat/libpidfd-compat.map -Wl,-z,defs \
+		-Wl,--wrap=syscall -o $@ $(COMPAT_SRCS) $(LIB_OBJS) -ldl \
+		$(LDFLAGS)
 
 cli: $(CLI)
 
@@ -77,12 +95,35 @@ $(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h $(LIB_A)
 
 # Tests link the static library: they may reach the internal parsers and
 # the emulation switch that the shared library hides.
-tests: $(TESTS)
+tests: $(TESTS) $(COMPAT_TESTS)
+
+# Programs of the compat tests know only the kernel: no libpidfd header, no
+# library. tests/test-compat runs them with and without the shim.
+$(O)/tests/compat/%: tests/compat/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -D_GNU_SOURCE $(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
+
+$(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
 
 $(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(TEST_HARNESS) \
 		$(LIB_A) -lpthread $(LDFLAGS)
+
+# make bench: every bench/*.c is its own program, linked like the tests
+# (static library, internals reachable), run one after the other on this
+# kernel, each given the build directory. Not part of make check: speed
+# is measured, never asserted.
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCHES    := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
+
+$(O)/bench/%: bench/%.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(LIB_A) \
+		-lpthread $(LDFLAGS)
+
+bench: all $(BENCHES)
+	@set -e; for b in $(BENCHES); do echo "# $$b"; $$b $(O); done
 
 check: all tests
 	tests/check.sh $(O)
@@ -102,13 +143,15 @@ install: all
 	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpidfd.so.$(SOVERSION)
 	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpidfd.so
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
-	install -m 644 $(O)/libpidfd.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
+	install -m 755 $(COMPAT_SO) $(DESTDIR)$(LIBDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
 	      $(DESTDIR)$(LIBDIR)/libpidfd.so* $(DESTDIR)$(LIBDIR)/libpidfd.a \
-	      $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc $(DESTDIR)$(BINDIR)/pidfd
+	      $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc $(DESTDIR)$(BINDIR)/pidfd \
+	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so
 
 clean:
 	rm -rf $(O)
