@@ -252,15 +252,17 @@ int __lpfd_read_cgroupid(const char *path, uint64_t *id)
 /*
  * Whether the process behind a pidfd is still unreaped, so that its pid
  * cannot have been reused: signal 0 reaches a live process or a zombie
- * (EPERM still proves it is there) and gives ESRCH only after the reap.
- * Anything else (a seccomp filter, say) falls back to the fdinfo.
+ * and gives ESRCH only after the reap. Anything else falls back to the
+ * fdinfo, EPERM included: the kernel says EPERM only for a process it
+ * found, but a seccomp filter or an LSM can say it for any, and taking it
+ * as proof let a reused pid's data through.
  */
 int __lpfd_pidfd_unreaped(int pidfd)
 {
 	struct __lpfd_fdinfo fi;
 	int r = __lpfd_sys_pidfd_send_signal(pidfd, 0, NULL, 0);
 
-	if (r == 0 || r == -EPERM)
+	if (r == 0)
 		return 1;
 	if (r == -ESRCH)
 		return 0;

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * PID reuse: a pidfd must never describe another process than its own.
+ *
+ * In a private pid namespace (with its own /proc) the tests force pids to
+ * be reused with clone3's set_tid, which works on every kernel from 5.5
+ * (ns_last_pid needs CONFIG_CHECKPOINT_RESTORE, which the 6.1 UML kernel
+ * lacks). Each process ("generation") carries uids and gids of its own, so
+ * any answer holding another generation's ids is a wrong answer. Every
+ * answer must be ESRCH or the pidfd's own process's data; both library
+ * paths are run in every mode.
+ */
+#include <libpidfd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+
+#include "reliab.h"
+
+/* ------------------------------------------------------------------------
+ * Torture: thousands of reuses while other threads query the stale pidfds.
+ */
+#define SLOTS 4                 /* pids reused side by side */
+#define REUSES 2000             /* in all, across the slots */
+#define QUERIERS 2
+#define FIRST_PID 300           /* above the threads' own pids */
+#define UID_BASE 100000u
+
+/*
+ * A published pidfd and the uid of its process. A writer retires an
+ * entry by storing fd = -1 and waiting until no reader is inside it, so a
+ * reader never queries an fd number that has been closed and reused.
+ */
+struct entry {
+	int fd;
+	unsigned int uid;
+	int busy;
+};
+
+static struct {
+	struct entry e[SLOTS][2]; /* per slot: the live and the stale pidfd */
+	struct reliab_gen gen[SLOTS];
+	int stop, epoch;
+	long answers, esrch, wrong;
+	char first_wrong[256];
+} T;
+
+static void note_wrong(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static void note_wrong(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (__atomic_fetch_add(&T.wrong, 1, __ATOMIC_SEQ_CST) != 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(T.first_wrong, sizeof(T.first_wrong), fmt, ap);
+	va_end(ap);
+}
+
+/* The answer for a pidfd of the process at pid with this uid. */
+static void check_info(int r, int err, const struct pidfd_info *i, pid_t pid,
+		       unsigned int uid)
+{
+	unsigned int gid = uid + RELIAB_GID_OFF;
+
+	if (r != 0) {
+		if (err == ESRCH)
+			__atomic_fetch_add(&T.esrch, 1, __ATOMIC_RELAXED);
+		else
+			note_wrong("get_info: errno %d", err);
+		return;
+	}
+	__atomic_fetch_add(&T.answers, 1, __ATOMIC_RELAXED);
+	if (i->pid != (uint32_t)pid || i->tgid != (uint32_t)pid ||
+	    i->ppid != 1 || i->ruid != uid || i->euid != uid ||
+	    i->suid != uid || i->fsuid != uid || i->rgid != gid ||
+	    i->egid != gid || i->sgid != gid || i->fsgid != gid)
+		note_wrong("get_info of pid %d uid %u: pid %u ppid %u uid %u/%u gid %u",
+			   pid, uid, i->pid, i->ppid, i->ruid, i->euid, i->rgid);
+}
+
+static void query(int fd, pid_t pid, unsigned int uid, unsigned int what)
+{
+	struct pidfd_info info;
+	int r;
+
+	switch (what % 8) {
+	case 0:
+	case 1:
+	case 2:
+		r = libpidfd_getpid(fd);
+		if (r == pid)
+			__atomic_fetch_add(&T.answers, 1, __ATOMIC_RELAXED);
+		else if (r == -1 && errno == ESRCH)
+			__atomic_fetch_add(&T.esrch, 1, __ATOMIC_RELAXED);
+		else
+			note_wrong("getpid of %d: %d errno %d", pid, r, errno);
+		return;
+	default:
+		memset(&info, 0, sizeof(info));
+		/* Now and then the cgroup too: three more /proc reads. */
+		info.mask = what % 8 == 7 ? PIDFD_INFO_CGROUPID : 0;
+		r = libpidfd_get_info(fd, &info, sizeof(info));
+		check_info(r, errno, &info, pid, uid);
+	}
+}
+
+/*
+ * Queriers make a few calls after each reuse, racing the writer's next
+ * kill, reap and respawn, then wait for the next reuse: left unbounded
+ * they would starve the writer (a /proc call costs ~0.4 ms under UML).
+ */
+static void next_epoch(void)
+{
+	__atomic_fetch_add(&T.epoch, 1, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &T.epoch, FUTEX_WAKE_PRIVATE, QUERIERS, NULL);
+}
+
+static void *querier(void *arg)
+{
+	unsigned int seed = (unsigned int)(uintptr_t)arg;
+	int per_epoch = strcmp(harness_mode(), "uml") == 0 ? 2 : 8;
+
+	for (int n = 0; !__atomic_load_n(&T.stop, __ATOMIC_SEQ_CST); n++) {
+		unsigned int x = rand_r(&seed);
+		int epoch = __atomic_load_n(&T.epoch, __ATOMIC_SEQ_CST);
+		int s = (int)(x % SLOTS);
+		struct entry *e = &T.e[s][(x >> 8) & 1];
+		int fd;
+
+		reliab_set_path((x >> 9) & 1);
+		__atomic_fetch_add(&e->busy, 1, __ATOMIC_SEQ_CST);
+		fd = __atomic_load_n(&e->fd, __ATOMIC_SEQ_CST);
+		if (fd >= 0)
+			query(fd, FIRST_PID + s, e->uid, x >> 10);
+		__atomic_fetch_sub(&e->busy, 1, __ATOMIC_SEQ_CST);
+		if (n % per_epoch == per_epoch - 1)
+			syscall(SYS_futex, &T.epoch, FUTEX_WAIT_PRIVATE, epoch,
+				NULL);
+	}
+	return NULL;
+}
+
+static void retire(struct entry *e)
+{
+	int fd = __atomic_exchange_n(&e->fd, -1, __ATOMIC_SEQ_CST);
+
+	while (__atomic_load_n(&e->busy, __ATOMIC_SEQ_CST))
+		sched_yield();
+	if (fd >= 0)
+		close(fd);
+}
+
+static void publish(struct entry *e, int fd, unsigned int uid)
+{
+	e->uid = uid;
+	__atomic_store_n(&e->fd, fd, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * One reuse of a slot's pid: kill and reap the live generation (its pidfd
+ * stays published, now stale), start the next one at the same pid, then
+ * publish it in place of the older stale pidfd.
+ */
+static void reuse(int s, int gen, int *live)
+{
+	pid_t pid = FIRST_PID + s;
+	unsigned int uid = UID_BASE + (unsigned int)(gen * SLOTS + s);
+	struct entry *older = &T.e[s][(gen + 1) & 1];
+	int fd;
+
+	retire(older);
+	if (*live >= 0)
+		reliab_kill_reap(*live);
+	if (reliab_spawn_gen(&T.gen[s], uid, pid, &fd) != pid)
+		FAIL("could not start generation %d at pid %d: %s", gen, pid,
+		     strerror(errno));
+	publish(older, fd, uid);
+	*live = fd;
+	next_epoch();
+}
+
+static void torture(void)
+{
+	pthread_t q[QUERIERS];
+	int live[SLOTS], reuses = 0;
+
+	for (int s = 0; s < SLOTS; s++) {
+		live[s] = -1;
+		T.e[s][0].fd = T.e[s][1].fd = -1;
+	}
+	for (int i = 0; i < QUERIERS; i++)
+		ASSERT_EQ(pthread_create(&q[i], NULL, querier,
+					 (void *)(uintptr_t)(i + 1)), 0);
+	for (int gen = 0; reuses < REUSES; gen++)
+		for (int s = 0; s < SLOTS; s++, reuses += gen > 0)
+			reuse(s, gen, &live[s]);
+	__atomic_store_n(&T.stop, 1, __ATOMIC_SEQ_CST);
+	next_epoch();
+	for (int i = 0; i < QUERIERS; i++)
+		pthread_join(q[i], NULL);
+	printf("# %d reuses: %ld answers, %ld ESRCH, %ld wrong\n", reuses,
+	       T.answers, T.esrch, T.wrong);
+	if (T.wrong)
+		FAIL("%ld wrong answers, the first: %s", T.wrong, T.first_wrong);
+	ASSERT_GE(reuses, REUSES);
+	ASSERT_TRUE(T.answers > 0 && T.esrch > 0);
+}
+
+TEST_TIMEOUT(reuse_torture_never_answers_for_another_process, 120)
+{
+	reliab_in_pidns(torture);
+}
+
+/* ------------------------------------------------------------------------
+ * A reuse in the middle of a call. The calling thread runs under a seccomp
+ * filter that stops it at its /proc opens, its pidfd_send_signal (the
+ * emulation's final liveness check) and its ioctls (the native path), one
+ * stop after the other; at stop k the supervising thread kills and reaps
+ * the target and starts another process at the same pid, then lets the
+ * call go on. Whatever k, the answer must be ESRCH.
+ */
+#define MID_PID 400
+#define UID_OLD 1111u
+#define UID_NEW 2222u
+
+struct mid_call {
+	int what;           /* 0 getpid; else get_info with masks[what] */
+	int emulated;       /* library path */
+	unsigned int sig_action; /* filter action for pidfd_send_signal */
+	int pidfd;
+	int listener;       /* -1 until the worker installed its filter */
+	int ret, err;
+	struct pidfd_info info;
+};
+
+static const uint64_t masks[] = {
+	0, 0, PIDFD_INFO_CGROUPID,
+	PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK,
+};
+
+static int install_filter(unsigned int sig_action)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_send_signal, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, sig_action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+}
+
+/* The worker: filter itself (this thread only), then make the one call. */
+static void *mid_worker(void *arg)
+{
+	struct mid_call *c = arg;
+	int l = install_filter(c->sig_action);
+
+	__atomic_store_n(&c->listener, l < 0 ? -2 : l, __ATOMIC_SEQ_CST);
+	if (l < 0)
+		return NULL;
+	memset(&c->info, 0, sizeof(c->info));
+	c->info.mask = masks[c->what];
+	if (c->what == 0)
+		c->ret = libpidfd_getpid(c->pidfd);
+	else
+		c->ret = libpidfd_get_info(c->pidfd, &c->info, sizeof(c->info));
+	c->err = errno;
+	return NULL;
+}
+
+/*
+ * Let the worker's stopped system calls go on, reusing the pid at stop k
+ * (never if k < 0); returns the number of stops.
+ */
+static int supervise(struct mid_call *c, int k, struct reliab_gen *g,
+		     int *newfd)
+{
+	struct pollfd p = { .events = POLLIN };
+	int stops = 0;
+
+	while ((p.fd = __atomic_load_n(&c->listener, __ATOMIC_SEQ_CST)) == -1)
+		sched_yield();
+	if (p.fd < 0)
+		FAIL("seccomp user notification filter: %s", strerror(errno));
+	for (;;) {
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+
+		if (poll(&p, 1, -1) < 0 && errno == EINTR)
+			continue;
+		if (!(p.revents & POLLIN))
+			break; /* POLLHUP: the worker is gone */
+		memset(&req, 0, sizeof(req));
+		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+			continue; /* the call was interrupted meanwhile */
+		if (stops++ == k) {
+			reliab_kill_reap(c->pidfd);
+			ASSERT_EQ(reliab_spawn_gen(g, UID_NEW, MID_PID, newfd),
+				  MID_PID);
+		}
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+	close(p.fd);
+	return stops;
+}
+
+/*
+ * The one right answer once the process is reaped: ESRCH, or, where the
+ * kernel keeps it (PIDFD_INFO_EXIT requested, native path), its exit
+ * status alone, with no pid or credentials.
+ */
+static bool reaped_answer(const struct mid_call *c)
+{
+	if (c->ret == -1)
+		return c->err == ESRCH;
+	return c->what != 0 && c->ret == 0 &&
+	       (c->info.mask & PIDFD_INFO_EXIT) &&
+	       !(c->info.mask & (PIDFD_INFO_PID | PIDFD_INFO_CREDS)) &&
+	       WIFSIGNALED(c->info.exit_code) &&
+	       WTERMSIG(c->info.exit_code) == SIGKILL;
+}
+
+/* One call with a reuse at stop k; returns the number of stops. */
+static int mid_call_once(struct mid_call *c, int k)
+{
+	static struct reliab_gen g[2];
+	pthread_t w;
+	int newfd = -1, stops;
+
+	ASSERT_EQ(reliab_spawn_gen(&g[0], UID_OLD, MID_PID, &c->pidfd), MID_PID);
+	c->listener = -1;
+	reliab_set_path(c->emulated);
+	ASSERT_EQ(pthread_create(&w, NULL, mid_worker, c), 0);
+	stops = supervise(c, k, &g[1], &newfd);
+	pthread_join(w, NULL);
+	if (k < 0) {
+		/* No reuse: the call answers for the original process. */
+		if (c->what == 0)
+			ASSERT_EQ(c->ret, MID_PID);
+		else if (c->ret != 0 || c->info.pid != MID_PID ||
+			 c->info.ruid != UID_OLD)
+			FAIL("undisturbed call %d: ret %d errno %d pid %u uid %u",
+			     c->what, c->ret, c->err, c->info.pid, c->info.ruid);
+		reliab_kill_reap(c->pidfd);
+	} else if (stops <= k) {
+		FAIL("call %d stopped %d times, never at stop %d", c->what,
+		     stops, k);
+	} else if (!reaped_answer(c)) {
+		FAIL("call %d (%s path, signal action %#x) with reuse at stop %d of %d: "
+		     "ret %d errno %d, mask %#llx pid %u uid %u (the new process has uid %u)",
+		     c->what, c->emulated ? "emulated" : "native",
+		     c->sig_action, k, stops, c->ret, c->err,
+		     (unsigned long long)c->info.mask, c->info.pid,
+		     c->info.ruid, UID_NEW);
+	}
+	if (newfd >= 0) {
+		reliab_kill_reap(newfd);
+		close(newfd);
+	}
+	close(c->pidfd);
+	return stops;
+}
+
+static void mid_call_all(void)
+{
+	/* The liveness check stopped like the rest, or lied to with EPERM. */
+	static const unsigned int sig_actions[] = {
+		SECCOMP_RET_USER_NOTIF, SECCOMP_RET_ERRNO | EPERM,
+	};
+	int scenarios = 0, self = libpidfd_open(getpid(), 0);
+
+	/* Probe the kernel before any filter is in place, on both paths. */
+	for (int em = 0; em < 2; em++)
+		for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++) {
+			struct pidfd_info warm = { .mask = masks[m] };
+
+			reliab_set_path(em);
+			ASSERT_EQ(libpidfd_get_info(self, &warm, sizeof(warm)), 0);
+			ASSERT_EQ(libpidfd_getpid(self), getpid());
+		}
+	close(self);
+	for (int em = 0; em < 2; em++)
+		for (size_t a = 0; a < 2; a++)
+			for (int what = 0; what < 4; what++) {
+				struct mid_call c = {
+					.what = what, .emulated = em,
+					.sig_action = sig_actions[a],
+				};
+				int n = mid_call_once(&c, -1);
+
+				for (int k = 0; k < n; k++, scenarios++)
+					mid_call_once(&c, k);
+			}
+	printf("# %d calls with a reuse in their middle, all ESRCH\n",
+	       scenarios);
+	ASSERT_TRUE(scenarios >= 16);
+}
+
+TEST_TIMEOUT(reuse_in_the_middle_of_a_call_gives_esrch, 60)
+{
+	reliab_in_pidns(mid_call_all);
+}
