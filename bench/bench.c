@@ -1,0 +1,862 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * make bench: what libpidfd costs, measured side by side in one run against
+ * the kernel's own calls and against what user code does today.
+ *
+ * Every row is one operation, timed in batches of a few thousand calls
+ * (about BATCH_NS each). After a warm-up, each round times one batch of
+ * every row, starting at a different row each round, so that whatever
+ * noise the machine makes falls on all rows alike; each row reports the
+ * median and the minimum ns/op over the rounds, and every ratio is the
+ * median over the rounds of the two rows' ratio within each round.
+ *
+ * The system calls per call are counted, not guessed: a forked child runs
+ * COUNT_ITERS calls of one row under ptrace(PTRACE_SYSCALL) between two
+ * marker calls, the parent counts the syscall-entry stops in between, and
+ * the count of an empty loop is subtracted.
+ *
+ * Linked with the static library, so that one process can switch between
+ * the native and the emulated path (__lpfd_emulate_override).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libpidfd.h>
+
+#include "internal.h"
+
+#define ROUNDS 61
+#define BATCH_NS 1500000.0   /* one batch of one row: about 1.5 ms */
+#define WARMUP_NS 20000000.0 /* per row, before the rounds */
+#define COUNT_ITERS 64       /* calls per row under ptrace */
+#define MARK_START 0x5354415254ul
+#define MARK_END 0x454e44ul
+
+/* ------------------------------------------------------------------------
+ * The processes the rows ask about.
+ */
+enum target { T_SELF, T_CHILD, T_ZOMBIE, T_COUNT };
+static const char *const target_name[T_COUNT] = { "self", "child", "zombie" };
+static int g_fd[T_COUNT];    /* a pidfd of each */
+static pid_t g_pid[T_COUNT]; /* its pid */
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "bench: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, " (errno %d: %s)\n", errno, strerror(errno));
+	va_end(ap);
+	exit(1);
+}
+
+static int sys_pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+static void open_self(void)
+{
+	g_pid[T_SELF] = getpid();
+	g_fd[T_SELF] = sys_pidfd_open(g_pid[T_SELF], 0);
+	if (g_fd[T_SELF] < 0)
+		die("pidfd_open(self)");
+}
+
+/* A child that sleeps until killed, and one that exits at once, unreaped. */
+static void make_targets(void)
+{
+	siginfo_t si;
+	pid_t pid;
+
+	open_self();
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			pause();
+	}
+	g_pid[T_CHILD] = pid;
+	g_fd[T_CHILD] = sys_pidfd_open(pid, 0);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0)
+		_exit(0);
+	g_pid[T_ZOMBIE] = pid;
+	g_fd[T_ZOMBIE] = sys_pidfd_open(pid, 0);
+	if (g_fd[T_CHILD] < 0 || g_fd[T_ZOMBIE] < 0)
+		die("pidfd_open(child)");
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+		die("waitid(zombie)");
+}
+
+static void end_targets(void)
+{
+	kill(g_pid[T_CHILD], SIGKILL);
+	waitpid(g_pid[T_CHILD], NULL, 0);
+	waitpid(g_pid[T_ZOMBIE], NULL, 0);
+}
+
+/* ------------------------------------------------------------------------
+ * The rows. Each op makes one call and returns 0, or -1 when the call
+ * failed (which stops the benchmark: a failing call is not measured).
+ */
+struct row;
+typedef int (*op_fn)(const struct row *r);
+
+enum path { P_NONE = -1, P_NATIVE = 0, P_EMULATED = 1 };
+
+struct row {
+	const char *group; /* rows of one group print together */
+	char label[64];
+	op_fn op;
+	enum target t;
+	uint64_t mask;
+	enum path path; /* which library path the row forces */
+	int sentinel;   /* PIDFD_SELF* for rows that pass one, else 0 */
+	/* results */
+	unsigned iters;
+	double ns[ROUNDS]; /* ns/op of each round, in round order */
+	double med, min;
+	double syscalls;
+	char sclist[160];
+};
+
+static int op_empty(const struct row *r)
+{
+	(void)r;
+	return 0;
+}
+
+static int op_floor(const struct row *r)
+{
+	(void)r;
+	return syscall(SYS_getppid) > 0 ? 0 : -1;
+}
+
+static int op_ioctl(const struct row *r)
+{
+	struct pidfd_info info = { .mask = r->mask };
+
+	return ioctl(g_fd[r->t], PIDFD_GET_INFO, &info);
+}
+
+static int op_get_info(const struct row *r)
+{
+	struct pidfd_info info = { .mask = r->mask };
+	int fd = r->sentinel ? r->sentinel : g_fd[r->t];
+
+	if (libpidfd_get_info(fd, &info, sizeof(info)) < 0)
+		return -1;
+	return info.pid == 0 ? -1 : 0;
+}
+
+/* What user code does today: fopen/fgets/sscanf of /proc/<pid>/status. */
+struct user_ids {
+	int pid, tgid, ppid;
+	unsigned int uid[4], gid[4];
+};
+
+static int user_parse_status(pid_t pid, struct user_ids *u)
+{
+	char path[64], line[256];
+	unsigned found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (found != 0x1f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Tgid: %d", &u->tgid) == 1)
+			found |= 1;
+		else if (sscanf(line, "Pid: %d", &u->pid) == 1)
+			found |= 2;
+		else if (sscanf(line, "PPid: %d", &u->ppid) == 1)
+			found |= 4;
+		else if (sscanf(line, "Uid: %u %u %u %u", &u->uid[0], &u->uid[1],
+				&u->uid[2], &u->uid[3]) == 4)
+			found |= 8;
+		else if (sscanf(line, "Gid: %u %u %u %u", &u->gid[0], &u->gid[1],
+				&u->gid[2], &u->gid[3]) == 4)
+			found |= 16;
+	}
+	fclose(f);
+	return found == 0x1f ? 0 : -1;
+}
+
+/* Racy: the pid may have been reused by another process since it was known. */
+static int op_user_racy(const struct row *r)
+{
+	struct user_ids u;
+
+	return user_parse_status(g_pid[r->t], &u);
+}
+
+/*
+ * The same made race-free by hand: the pid from the pidfd's fdinfo, the
+ * status, and a signal 0 through the pidfd to prove it was not reaped
+ * (so its pid was not reused) while the status was read.
+ */
+static int op_user_racefree(const struct row *r)
+{
+	char path[64], line[256];
+	struct user_ids u;
+	int pid = -2;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", g_fd[r->t]);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	if (pid <= 0 || user_parse_status(pid, &u) < 0)
+		return -1;
+	return (int)syscall(SYS_pidfd_send_signal, g_fd[r->t], 0, NULL, 0);
+}
+
+/* The kernel work under the /proc rows, alone. */
+static int read_whole(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 ? 0 : -1;
+}
+
+static int op_k_status_read(const struct row *r)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)g_pid[r->t]);
+	return read_whole(path);
+}
+
+static int g_status_fd = -1; /* /proc/<child>/status, held open */
+
+/* seq_file regenerates the text on every read from offset 0. */
+static int op_k_status_gen(const struct row *r)
+{
+	char buf[4096];
+
+	(void)r;
+	return pread(g_status_fd, buf, sizeof(buf), 0) > 0 ? 0 : -1;
+}
+
+static int op_k_fdinfo_read(const struct row *r)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", g_fd[r->t]);
+	return read_whole(path);
+}
+
+static int op_k_readlink_self(const struct row *r)
+{
+	char buf[32];
+
+	(void)r;
+	return readlink("/proc/self", buf, sizeof(buf)) > 0 ? 0 : -1;
+}
+
+static int op_k_readlink_cgns(const struct row *r)
+{
+	char buf[64];
+
+	(void)r;
+	return readlink("/proc/thread-self/ns/cgroup", buf, sizeof(buf)) > 0 ?
+		0 : -1;
+}
+
+static int op_k_cgroup_read(const struct row *r)
+{
+	(void)r;
+	return read_whole("/proc/self/cgroup");
+}
+
+static int op_k_mountinfo_read(const struct row *r)
+{
+	char buf[4096];
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	(void)r;
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	return n == 0 ? 0 : -1;
+}
+
+static char g_cgroup_dir[512]; /* our cgroup2 directory, for name_to_handle_at */
+
+static int op_k_name_to_handle(const struct row *r)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char buf[64];
+	} h;
+	int mnt_id;
+
+	(void)r;
+	h.fh.handle_bytes = sizeof(h.buf);
+	return name_to_handle_at(AT_FDCWD, g_cgroup_dir, &h.fh, &mnt_id, 0);
+}
+
+static int op_k_signal_pidfd(const struct row *r)
+{
+	return (int)syscall(SYS_pidfd_send_signal, g_fd[r->t], 0, NULL, 0);
+}
+
+/* ------------------------------------------------------------------------
+ * The table, built at start-up; the targets name rows by index.
+ */
+#define MAX_ROWS 80
+static struct row rows[MAX_ROWS];
+static int nrows;
+
+static int add(const char *group, const char *label, op_fn op, enum target t,
+	       uint64_t mask, enum path path, int sentinel)
+{
+	struct row *r = &rows[nrows];
+
+	if (nrows == MAX_ROWS)
+		die("too many rows");
+	r->group = group;
+	snprintf(r->label, sizeof(r->label), "%s", label);
+	r->op = op;
+	r->t = t;
+	r->mask = mask;
+	r->path = path;
+	r->sentinel = sentinel;
+	return nrows++;
+}
+
+static const char *const cg_name[2] = { "", " +CGROUPID" };
+static const uint64_t cg_mask[2] = { 0, PIDFD_INFO_CGROUPID };
+
+static int r_empty, r_floor;
+static int r_ioctl[T_COUNT][2], r_native[T_COUNT][2], r_emul[T_COUNT][2];
+static int r_snative[2], r_semul[2];
+static int r_racy[T_COUNT], r_racefree[T_COUNT];
+
+/*
+ * The kernel's PIDFD_GET_INFO and the library's two paths sit next to
+ * each other, so that the rotation times them a few milliseconds apart.
+ */
+static void add_get_info_rows(void)
+{
+	char l[96];
+
+	for (int t = 0; t < T_COUNT; t++)
+		for (int cg = 0; cg < 2; cg++) {
+			snprintf(l, sizeof(l), "ioctl(PIDFD_GET_INFO) %s%s",
+				 target_name[t], cg_name[cg]);
+			r_ioctl[t][cg] = add("get_info", l, op_ioctl, t,
+					     cg_mask[cg], P_NONE, 0);
+			snprintf(l, sizeof(l), "get_info native %s%s",
+				 target_name[t], cg_name[cg]);
+			r_native[t][cg] = add("get_info", l, op_get_info, t,
+					      cg_mask[cg], P_NATIVE, 0);
+			snprintf(l, sizeof(l), "get_info emulated %s%s",
+				 target_name[t], cg_name[cg]);
+			r_emul[t][cg] = add("get_info", l, op_get_info, t,
+					    cg_mask[cg], P_EMULATED, 0);
+		}
+	for (int cg = 0; cg < 2; cg++) {
+		snprintf(l, sizeof(l), "get_info native PIDFD_SELF%s",
+			 cg_name[cg]);
+		r_snative[cg] = add("get_info", l, op_get_info, T_SELF,
+				    cg_mask[cg], P_NATIVE, PIDFD_SELF);
+		snprintf(l, sizeof(l), "get_info emulated PIDFD_SELF%s",
+			 cg_name[cg]);
+		r_semul[cg] = add("get_info", l, op_get_info, T_SELF,
+				  cg_mask[cg], P_EMULATED, PIDFD_SELF);
+	}
+}
+
+static void add_user_rows(void)
+{
+	char l[96];
+
+	for (int t = 0; t < T_COUNT; t++) {
+		snprintf(l, sizeof(l), "fopen/fgets/sscanf status, racy: %s",
+			 target_name[t]);
+		r_racy[t] = add("what user code does today", l, op_user_racy,
+				t, 0, P_NONE, 0);
+		snprintf(l, sizeof(l), "fdinfo+status+signal 0, race-free: %s",
+			 target_name[t]);
+		r_racefree[t] = add("what user code does today", l,
+				    op_user_racefree, t, 0, P_NONE, 0);
+	}
+}
+
+/* What the emulation is made of: each piece of kernel work alone. */
+static void add_kernel_rows(void)
+{
+	static const char g[] = "the kernel work under the emulation";
+
+	add(g, "pread /proc/<child>/status, held open", op_k_status_gen,
+	    T_CHILD, 0, P_NONE, 0);
+	add(g, "open+read+close /proc/<child>/status", op_k_status_read,
+	    T_CHILD, 0, P_NONE, 0);
+	add(g, "open+read+close /proc/self/fdinfo/<pidfd>", op_k_fdinfo_read,
+	    T_CHILD, 0, P_NONE, 0);
+	add(g, "readlink /proc/self", op_k_readlink_self, T_SELF, 0, P_NONE,
+	    0);
+	add(g, "pidfd_send_signal(child pidfd, 0)", op_k_signal_pidfd,
+	    T_CHILD, 0, P_NONE, 0);
+	add(g, "open+read+close /proc/self/cgroup", op_k_cgroup_read, T_SELF,
+	    0, P_NONE, 0);
+	add(g, "readlink /proc/thread-self/ns/cgroup", op_k_readlink_cgns,
+	    T_SELF, 0, P_NONE, 0);
+	add(g, "name_to_handle_at(<cgroup2 dir>)", op_k_name_to_handle,
+	    T_SELF, 0, P_NONE, 0);
+	add(g, "open+read all+close /proc/self/mountinfo",
+	    op_k_mountinfo_read, T_SELF, 0, P_NONE, 0);
+}
+
+static void build_table(void)
+{
+	r_empty = add("", "empty loop", op_empty, T_SELF, 0, P_NONE, 0);
+	r_floor = add("floor", "getppid() via syscall()", op_floor, T_SELF, 0,
+		      P_NONE, 0);
+	add_get_info_rows();
+	add_user_rows();
+	add_kernel_rows();
+}
+
+/* ------------------------------------------------------------------------
+ * Timing.
+ */
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void set_path(const struct row *r)
+{
+	if (r->path != P_NONE)
+		__lpfd_emulate_override(r->path == P_EMULATED);
+}
+
+static double run_batch(struct row *r, unsigned n)
+{
+	double t0, t1;
+
+	set_path(r);
+	t0 = now_ns();
+	for (unsigned i = 0; i < n; i++)
+		if (__builtin_expect(r->op(r) < 0, 0))
+			die("row \"%s\" failed", r->label);
+	t1 = now_ns();
+	return (t1 - t0) / n;
+}
+
+/* Warm up every row and size its batches to about BATCH_NS. */
+static void warm_up(struct row *r)
+{
+	double t0 = now_ns(), per;
+	unsigned n = 16;
+
+	while (now_ns() - t0 < WARMUP_NS) {
+		per = run_batch(r, n);
+		if (n < (1u << 20))
+			n *= 2;
+	}
+	per = run_batch(r, 256);
+	r->iters = per > 0 ? (unsigned)(BATCH_NS / per) : 100000;
+	if (r->iters < 8)
+		r->iters = 8;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void measure_all(void)
+{
+	for (int i = 0; i < nrows; i++)
+		warm_up(&rows[i]);
+	for (int round = 0; round < ROUNDS; round++)
+		for (int k = 0; k < nrows; k++) {
+			struct row *r = &rows[(k + round) % nrows];
+
+			r->ns[round] = run_batch(r, r->iters);
+		}
+	for (int i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		double sorted[ROUNDS];
+
+		memcpy(sorted, r->ns, sizeof(sorted));
+		qsort(sorted, ROUNDS, sizeof(sorted[0]), cmp_double);
+		r->med = sorted[ROUNDS / 2];
+		r->min = sorted[0];
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Counting system calls under ptrace.
+ */
+#define SC(x) { SYS_##x, #x }
+static const struct {
+	long nr;
+	const char *name;
+} sc_names[] = {
+	SC(read), SC(write), SC(openat), SC(close), SC(newfstatat),
+	SC(fstat), SC(readlinkat), SC(readlink), SC(ioctl), SC(getpid),
+	SC(gettid), SC(getppid), SC(getresuid), SC(getresgid),
+	SC(setfsuid), SC(setfsgid), SC(name_to_handle_at), SC(fcntl),
+	SC(madvise), SC(lseek), SC(brk), SC(mmap), SC(munmap), SC(tgkill),
+	SC(kill), SC(rt_sigqueueinfo), SC(rt_tgsigqueueinfo), SC(prctl),
+	SC(statx), SC(pread64), SC(pidfd_open), SC(pidfd_send_signal),
+	SC(pidfd_getfd), SC(process_madvise), SC(dup), SC(dup3),
+	SC(rt_sigprocmask), SC(kcmp), SC(open),
+};
+
+static const char *sc_name(long nr, char *buf, size_t size)
+{
+	for (size_t i = 0; i < sizeof(sc_names) / sizeof(sc_names[0]); i++)
+		if (sc_names[i].nr == nr)
+			return sc_names[i].name;
+	snprintf(buf, size, "sys_%ld", nr);
+	return buf;
+}
+
+static void marker(unsigned long what)
+{
+	syscall(SYS_write, -1, NULL, what);
+}
+
+static void counted_child(struct row *r)
+{
+	/* "self" is the process that runs the calls. */
+	close(g_fd[T_SELF]);
+	open_self();
+	set_path(r);
+	if (r->op(r) < 0) /* first call: lazy set-up stays out of the count */
+		_exit(2);
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
+		_exit(3);
+	raise(SIGSTOP);
+	marker(MARK_START);
+	for (int i = 0; i < COUNT_ITERS; i++)
+		if (r->op(r) < 0)
+			_exit(4);
+	marker(MARK_END);
+	_exit(0);
+}
+
+#define NR_MAX 1024
+
+/* Syscall-entry stops between the two markers, per call; -1 if it failed. */
+static double count_syscalls(struct row *r, unsigned hist[NR_MAX])
+{
+	struct __ptrace_syscall_info si;
+	bool counting = false;
+	unsigned total = 0;
+	int status;
+	pid_t pid;
+
+	memset(hist, 0, NR_MAX * sizeof(hist[0]));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0)
+		counted_child(r);
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		goto fail;
+	if (ptrace(PTRACE_SETOPTIONS, pid, NULL,
+		   (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)) < 0)
+		goto fail;
+	for (int sig = 0;;) {
+		if (ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig) < 0)
+			goto fail;
+		sig = 0;
+		if (waitpid(pid, &status, 0) != pid)
+			goto fail;
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			break;
+		if (WSTOPSIG(status) != (SIGTRAP | 0x80)) {
+			sig = WSTOPSIG(status); /* pass real signals on */
+			continue;
+		}
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si),
+			   &si) < 0)
+			goto fail;
+		if (si.op != PTRACE_SYSCALL_INFO_ENTRY)
+			continue;
+		if (si.entry.nr == SYS_write && (int)si.entry.args[0] == -1 &&
+		    (si.entry.args[2] == MARK_START ||
+		     si.entry.args[2] == MARK_END)) {
+			counting = si.entry.args[2] == MARK_START;
+			continue;
+		}
+		if (counting && si.entry.nr < NR_MAX) {
+			hist[si.entry.nr]++;
+			total++;
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	return (double)total / COUNT_ITERS;
+fail:
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -1;
+}
+
+static void count_all(void)
+{
+	static unsigned hist[NR_MAX], empty[NR_MAX];
+	double base = count_syscalls(&rows[r_empty], empty);
+
+	if (base < 0)
+		die("counting system calls under ptrace failed");
+	for (int i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		size_t o = 0;
+		char nb[24];
+
+		r->syscalls = count_syscalls(r, hist);
+		if (r->syscalls < 0) {
+			snprintf(r->sclist, sizeof(r->sclist), "(not counted)");
+			continue;
+		}
+		r->syscalls -= base;
+		for (long nr = 0; nr < NR_MAX; nr++) {
+			double per;
+
+			if (hist[nr] <= empty[nr])
+				continue;
+			per = (double)(hist[nr] - empty[nr]) / COUNT_ITERS;
+			if (o + 40 >= sizeof(r->sclist))
+				break;
+			if (per == 1.0)
+				o += (size_t)snprintf(r->sclist + o,
+						      sizeof(r->sclist) - o, "%s%s",
+						      o ? " " : "",
+						      sc_name(nr, nb, sizeof(nb)));
+			else
+				o += (size_t)snprintf(r->sclist + o,
+						      sizeof(r->sclist) - o,
+						      "%s%s*%.4g", o ? " " : "",
+						      sc_name(nr, nb, sizeof(nb)),
+						      per);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Report.
+ */
+static void print_machine(void)
+{
+	char line[256], model[160] = "unknown CPU";
+	struct utsname u;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) == 0 && c) {
+			snprintf(model, sizeof(model), "%s", c + 2);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	uname(&u);
+	printf("# libpidfd bench: Linux %s %s, %s, %ld cores\n", u.release,
+	       u.machine, model, sysconf(_SC_NPROCESSORS_ONLN));
+	printf("# %d interleaved rounds, batches of ~%.1f ms per row; ns/op; "
+	       "syscalls/op counted under ptrace (%d calls, empty loop "
+	       "subtracted)\n",
+	       ROUNDS, BATCH_NS / 1e6, COUNT_ITERS);
+}
+
+static void print_table(void)
+{
+	const char *group = NULL;
+
+	printf("\n%-48s %9s %9s %8s  %s\n", "row (ns per call)", "median",
+	       "min", "syscalls", "system calls per call, counted");
+	for (int i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+
+		if (i == r_empty)
+			continue;
+		if (!group || strcmp(group, r->group) != 0)
+			printf("-- %s\n", group = r->group);
+		printf("%-48s %9.0f %9.0f %8.2f  %s\n", r->label, r->med, r->min,
+		       r->syscalls, r->sclist);
+	}
+}
+
+/*
+ * The ratio of two rows: the median over the rounds of the ratio within
+ * each round, so that slow and quiet stretches of the run cancel out.
+ */
+static double ratio(int a, int b)
+{
+	double q[ROUNDS];
+
+	for (int i = 0; i < ROUNDS; i++)
+		q[i] = rows[a].ns[i] / rows[b].ns[i];
+	qsort(q, ROUNDS, sizeof(q[0]), cmp_double);
+	return q[ROUNDS / 2];
+}
+
+static int misses;
+
+/* Row a must cost at most limit times row b. */
+static void target(const char *what, int a, int b, double limit)
+{
+	double x = ratio(a, b);
+	bool ok = x <= limit;
+
+	misses += !ok;
+	printf("%-66s %7.2fx  <= %5.2fx  %s\n", what, x, limit,
+	       ok ? "PASS" : "MISS");
+}
+
+/* Row a must be at least `times` faster than row b. */
+static void target_faster(const char *what, int a, int b, double times)
+{
+	double x = ratio(b, a);
+	bool ok = x >= times;
+
+	misses += !ok;
+	printf("%-66s %7.2fx  >= %5.2fx  %s\n", what, x, times,
+	       ok ? "PASS" : "MISS");
+}
+
+static void print_get_info_targets(void)
+{
+	char w[128];
+
+	for (int t = 0; t < T_COUNT; t++)
+		for (int cg = 0; cg < 2; cg++) {
+			snprintf(w, sizeof(w), "native get_info %s%s / ioctl",
+				 target_name[t], cg_name[cg]);
+			target(w, r_native[t][cg], r_ioctl[t][cg], 1.05);
+		}
+	for (int t = T_CHILD; t < T_COUNT; t++)
+		for (int cg = 0; cg < 2; cg++) {
+			snprintf(w, sizeof(w), "emulated get_info %s%s / ioctl",
+				 target_name[t], cg_name[cg]);
+			target(w, r_emul[t][cg], r_ioctl[t][cg], 20.0);
+		}
+	for (int t = T_CHILD; t < T_COUNT; t++)
+		for (int cg = 0; cg < 2; cg++) {
+			snprintf(w, sizeof(w),
+				 "emulated get_info %s%s / racy fopen parse",
+				 target_name[t], cg_name[cg]);
+			target(w, r_emul[t][cg], r_racy[t], 1.0);
+		}
+	for (int cg = 0; cg < 2; cg++) {
+		snprintf(w, sizeof(w),
+			 "emulated get_info(PIDFD_SELF)%s / native",
+			 cg_name[cg]);
+		target(w, r_semul[cg], r_snative[cg], 2.5);
+	}
+}
+
+static void print_targets(void)
+{
+	printf("\n%-66s %8s  %9s  %s\n", "target (median of per-round ratios)",
+	       "ratio", "limit", "result");
+	print_get_info_targets();
+	(void)target_faster;
+}
+
+/* Where the cgroup2 file system shows our own cgroup (for a kernel row). */
+static void find_cgroup_dir(void)
+{
+	char line[1024], cg[512] = "", mnt[256] = "", root[256] = "";
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "0::%511s", cg) == 1)
+			break;
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/mountinfo", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *dash = strstr(line, " - cgroup2 ");
+
+		if (dash && sscanf(line, "%*d %*d %*s %255s %255s", root,
+				   mnt) == 2)
+			break;
+		mnt[0] = '\0';
+	}
+	if (f)
+		fclose(f);
+	if (!mnt[0] || !cg[0])
+		die("no cgroup2 mount or cgroup");
+	snprintf(g_cgroup_dir, sizeof(g_cgroup_dir), "%s%s", mnt,
+		 strcmp(root, "/") == 0 ? cg : "");
+}
+
+int main(void)
+{
+	double t0 = now_ns();
+	char path[64];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	build_table();
+	make_targets();
+	find_cgroup_dir();
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)g_pid[T_CHILD]);
+	g_status_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (g_status_fd < 0)
+		die("open %s", path);
+	print_machine();
+	measure_all();
+	count_all();
+	end_targets();
+	print_table();
+	print_targets();
+	printf("\n# %d target(s) missed; the run took %.1f s\n", misses,
+	       (now_ns() - t0) / 1e9);
+	return 0;
+}
