@@ -25,6 +25,12 @@
 #define __lpfd_likely(x) __builtin_expect(!!(x), 1)
 #define __lpfd_array_size(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A return value that is -errno (sentinels, below -4095, are not). */
+static inline bool __lpfd_is_errno(long ret)
+{
+	return ret < 0 && ret > -4096;
+}
+
 /* The public boundary: -errno becomes -1/errno; success keeps errno as it was. */
 static inline long __lpfd_return(int saved_errno, long ret)
 {
@@ -87,10 +93,16 @@ struct __lpfd_target {
 
 /*
  * Classify a pidfd argument: 0, or -EBADF for a negative value that is no
- * sentinel. It makes no system call.
+ * sentinel. It makes no system call. On -EBADF, *t is still a plain fd
+ * target, fd -1: a caller that hands it to the kernel gets EBADF after the
+ * kernel has judged the call's other arguments, in the kernel's own order.
  */
 int __lpfd_target_resolve(int pidfd, struct __lpfd_target *t);
-/* The sentinel value the running kernel understands for a self target, or -EBADF. */
+/*
+ * The sentinel value the running kernel understands for a self target
+ * (itself negative: tell it from an error with __lpfd_is_errno()), or
+ * -EBADF where the kernel takes none, or another -errno.
+ */
 int __lpfd_target_kernel_sentinel(const struct __lpfd_target *t);
 /* Open a real pidfd for a self target (close-on-exec). */
 int __lpfd_target_open_self(const struct __lpfd_target *t);

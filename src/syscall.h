@@ -195,4 +195,56 @@ static inline unsigned int __lpfd_sys_getfsgid(void)
 	return (unsigned int)__lpfd_sc(__NR_setfsgid, -1, 0, 0, 0, 0, 0);
 }
 
+/* Signals by number, for the self-signal emulation (src/send_signal.c). */
+static inline int __lpfd_sys_kill(pid_t pid, int sig)
+{
+	return (int)__lpfd_sc(__NR_kill, pid, sig, 0, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_tgkill(pid_t tgid, pid_t tid, int sig)
+{
+	return (int)__lpfd_sc(__NR_tgkill, tgid, tid, sig, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_rt_sigqueueinfo(pid_t pid, int sig,
+					     siginfo_t *info)
+{
+	return (int)__lpfd_sc(__NR_rt_sigqueueinfo, pid, sig, info, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_rt_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig,
+					       siginfo_t *info)
+{
+	return (int)__lpfd_sc(__NR_rt_tgsigqueueinfo, tgid, tid, sig, info, 0,
+			      0);
+}
+
+static inline int __lpfd_sys_madvise(void *addr, size_t len, int advice)
+{
+	return (int)__lpfd_sc(__NR_madvise, addr, len, advice, 0, 0, 0);
+}
+
+static inline int __lpfd_sys_kcmp(pid_t pid1, pid_t pid2, int type,
+				  unsigned long idx1, unsigned long idx2)
+{
+	return (int)__lpfd_sc(__NR_kcmp, pid1, pid2, type, idx1, idx2, 0);
+}
+
+static inline ssize_t __lpfd_sys_process_vm_readv(pid_t pid,
+						  const struct iovec *local,
+						  unsigned long liovcnt,
+						  const struct iovec *remote,
+						  unsigned long riovcnt)
+{
+	return (ssize_t)__lpfd_sc(__NR_process_vm_readv, pid, local, liovcnt,
+				  remote, riovcnt, 0);
+}
+
+static inline ssize_t __lpfd_sys_readlinkat(int dirfd, const char *path,
+					    char *buf, size_t size)
+{
+	return (ssize_t)__lpfd_sc(__NR_readlinkat, dirfd, path, buf, size, 0,
+				  0);
+}
+
 #endif /* LIBPIDFD_SYSCALL_H */

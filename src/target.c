@@ -22,6 +22,9 @@ int __lpfd_target_resolve(int pidfd, struct __lpfd_target *t)
 		t->kind = __LPFD_TARGET_SELF_GROUP;
 		return 0;
 	default:
+		/* Still a usable target: -1, which the kernel calls EBADF. */
+		t->kind = __LPFD_TARGET_FD;
+		t->fd = -1;
 		return -EBADF;
 	}
 }

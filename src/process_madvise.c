@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpidfd_process_madvise(): process_madvise(2), sentinels on every kernel.
+ *
+ * Native: real pidfds go to the kernel as they are, and so do the
+ * sentinels where the kernel takes them (6.15 on, which also takes any
+ * advice on oneself, as from 6.12).
+ *
+ * Emulated: advice on one's own memory is madvise(2), one call per iovec,
+ * in the order and with the accounting of the kernel's vector_madvise():
+ * the iovecs are imported as import_iovec() does (the total clipped to
+ * MAX_RW_COUNT, empty iovecs after the first skipped), the first failure
+ * stops, and the result is the bytes advised before it, or its error if
+ * there were none. So oneself takes any advice on every kernel, without
+ * CAP_SYS_NICE, as mainline allows since 6.12.
+ */
+#include <limits.h>
+#include <sys/auxv.h>
+#include <sys/uio.h>
+
+#include "internal.h"
+#include "syscall.h"
+
+/*
+ * The kernel's errors for the iovec array (EFAULT, EINVAL for too many or
+ * a negative length), which come before it looks at the pidfd: it reads
+ * the array for a pidfd of -1 and stops at EBADF. 0 if the array is good.
+ */
+static long check_iovecs(const struct iovec *iov, size_t vlen, int advice)
+{
+	long r = __lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
+
+	return r == -EBADF ? 0 : r;
+}
+
+/* import_iovec() clips the total to MAX_RW_COUNT. */
+static size_t max_rw_count(void)
+{
+	unsigned long page = getauxval(AT_PAGESZ);
+
+	return (size_t)INT_MAX & ~((page ? page : 4096) - 1);
+}
+
+static ssize_t madvise_self(const struct iovec *iov, size_t vlen, int advice)
+{
+	size_t limit = max_rw_count(), total = 0, done = 0;
+	long r = 0;
+
+	for (size_t i = 0; i < vlen; i++) {
+		size_t len = iov[i].iov_len;
+
+		if (len > limit - total)
+			len = limit - total;
+		total += len;
+	}
+	if (!total)
+		return 0;
+	total = 0;
+	for (size_t i = 0; i < vlen && total < limit; i++) {
+		size_t len = iov[i].iov_len;
+
+		if (len > limit - total)
+			len = limit - total;
+		total += len;
+		if (!len && i > 0)
+			continue;
+		r = __lpfd_sys_madvise(iov[i].iov_base, len, advice);
+		if (r < 0)
+			break;
+		done += len;
+	}
+	return done ? (ssize_t)done : (ssize_t)r;
+}
+
+static ssize_t process_madvise_self(const struct iovec *iov, size_t vlen,
+				    int advice, unsigned int flags)
+{
+	long r;
+
+	if (flags)
+		return -EINVAL;
+	r = check_iovecs(iov, vlen, advice);
+	if (r < 0)
+		return r;
+	return madvise_self(iov, vlen, advice);
+}
+
+static ssize_t do_process_madvise(int pidfd, const struct iovec *iov,
+				  size_t vlen, int advice, unsigned int flags)
+{
+	struct __lpfd_target t;
+	int r = __lpfd_target_resolve(pidfd, &t);
+
+	if (r < 0 || t.kind == __LPFD_TARGET_FD)
+		return __lpfd_sys_process_madvise(t.fd, iov, vlen, advice, flags);
+	r = __lpfd_target_kernel_sentinel(&t);
+	if (r == -EBADF)
+		return process_madvise_self(iov, vlen, advice, flags);
+	if (__lpfd_is_errno(r))
+		return r;
+	return __lpfd_sys_process_madvise(r, iov, vlen, advice, flags);
+}
+
+LIBPIDFD_API ssize_t libpidfd_process_madvise(int pidfd,
+					      const struct iovec *iov,
+					      size_t vlen, int advice,
+					      unsigned int flags)
+{
+	int saved = errno;
+
+	return (ssize_t)__lpfd_return(
+		saved, do_process_madvise(pidfd, iov, vlen, advice, flags));
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpidfd_send_signal(): pidfd_send_signal(2), sentinels on every kernel.
+ *
+ * Native: a real pidfd goes to the kernel as it is; a sentinel too, as the
+ * value the running kernel understands (6.15 on).
+ *
+ * Emulated: a signal to oneself needs no pidfd. The kernel's rules are
+ * those of the system calls that signal by number, so each scope maps to
+ * one of them with the same checks, the same siginfo and the same errors:
+ *   thread:        tgkill()       / rt_tgsigqueueinfo() with a siginfo
+ *   thread group:  kill(n)        / rt_sigqueueinfo()
+ *   process group: kill(-n)       / pidfd_send_signal() on an opened pidfd
+ * where n is the caller's tid (PIDFD_SELF_THREAD) or pid (the group).
+ */
+#include <sys/uio.h>
+
+#include "internal.h"
+#include "syscall.h"
+
+#define SEND_SIGNAL_FLAGS                                                      \
+	(PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_THREAD_GROUP |                     \
+	 PIDFD_SIGNAL_PROCESS_GROUP)
+
+/* The part of a siginfo the kernel always copies in (kernel_siginfo_t). */
+#define KERNEL_SIGINFO_SIZE (sizeof(long) == 8 ? 48 : 32)
+
+enum scope { SCOPE_THREAD, SCOPE_GROUP, SCOPE_PGRP };
+
+/* The kernel's flag checks, which come before it looks at the fd. */
+static int check_flags(unsigned int flags)
+{
+	if (flags & ~SEND_SIGNAL_FLAGS)
+		return -EINVAL;
+	if (__builtin_popcount(flags) > 1)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * rt_tgsigqueueinfo() with no target copies the siginfo exactly as
+ * pidfd_send_signal() does (EFAULT, and E2BIG for an unknown layout with
+ * a nonzero tail, judged for signo) and then fails on the target: EINVAL.
+ */
+static int siginfo_copy_check(int signo, siginfo_t *info)
+{
+	int r = __lpfd_sys_rt_tgsigqueueinfo(0, 0, signo, info);
+
+	return r == -EINVAL ? 0 : r;
+}
+
+/* si_signo must equal sig; the copy is judged with the caller's si_signo. */
+static int mismatch(int signo, siginfo_t *info)
+{
+	int r = siginfo_copy_check(signo, info);
+
+	return r < 0 ? r : -EINVAL;
+}
+
+/* si_signo when the fixed part of *info can be read, else -EFAULT. */
+static int read_signo(siginfo_t *info, int *signo)
+{
+	char buf[KERNEL_SIGINFO_SIZE];
+	struct iovec local = { buf, sizeof(buf) };
+	struct iovec remote = { info, sizeof(buf) };
+
+	if (__lpfd_sys_process_vm_readv(__lpfd_sys_getpid(), &local, 1, &remote,
+					1) != (ssize_t)sizeof(buf))
+		return -EFAULT;
+	__builtin_memcpy(signo, buf, sizeof(*signo));
+	return 0;
+}
+
+/*
+ * The caller's siginfo, judged as the kernel judges it, in its order:
+ * EFAULT or E2BIG from the copy, then EINVAL if si_signo is not sig. On
+ * success *code is its si_code.
+ */
+static int check_siginfo(int sig, siginfo_t *info, int *code)
+{
+	int r = siginfo_copy_check(sig, info);
+	int signo;
+
+	if (r == -EFAULT) {
+		/* Unreadable at all, or only its tail: which one decides. */
+		if (read_signo(info, &signo) < 0 || signo == sig)
+			return -EFAULT;
+		return mismatch(signo, info);
+	}
+	if (r < 0 && r != -E2BIG)
+		return r;
+	/* The copy got past the fixed part, which is thus readable. */
+	if (info->si_signo != sig)
+		return mismatch(info->si_signo, info);
+	if (r < 0)
+		return r;
+	*code = info->si_code;
+	return 0;
+}
+
+static enum scope scope_of(const struct __lpfd_target *t, unsigned int flags)
+{
+	switch (flags) {
+	case PIDFD_SIGNAL_THREAD:
+		return SCOPE_THREAD;
+	case PIDFD_SIGNAL_THREAD_GROUP:
+		return SCOPE_GROUP;
+	case PIDFD_SIGNAL_PROCESS_GROUP:
+		return SCOPE_PGRP;
+	default:
+		return t->kind == __LPFD_TARGET_SELF_THREAD ? SCOPE_THREAD :
+							       SCOPE_GROUP;
+	}
+}
+
+/*
+ * A process group with the caller's siginfo: no call signals a group by
+ * number with a siginfo, so the kernel's own scope flag (6.9, with
+ * PIDFD_THREAD) is used on a pidfd for the id; older kernels reject the
+ * flag, and so does the library there.
+ */
+static int pgrp_with_info(pid_t id, int sig, siginfo_t *info)
+{
+	int fd, r = __lpfd_kernel_has(__LPFD_FEAT_PIDFD_THREAD);
+
+	if (r <= 0)
+		return r < 0 ? r : -EINVAL;
+	/* A thread pidfd names the same struct pid for a tid and a pid. */
+	fd = __lpfd_sys_pidfd_open(id, PIDFD_THREAD);
+	if (fd < 0)
+		return fd;
+	r = __lpfd_sys_pidfd_send_signal(fd, sig, info,
+					 PIDFD_SIGNAL_PROCESS_GROUP);
+	__lpfd_sys_close(fd);
+	return r;
+}
+
+static int signal_self(const struct __lpfd_target *t, int sig,
+		       siginfo_t *info, unsigned int flags)
+{
+	pid_t tid = __lpfd_sys_gettid(), tgid = __lpfd_sys_getpid();
+	pid_t id = t->kind == __LPFD_TARGET_SELF_THREAD ? tid : tgid;
+	enum scope scope = scope_of(t, flags);
+	int code, r;
+
+	if (!info) {
+		if (scope == SCOPE_THREAD)
+			return __lpfd_sys_tgkill(tgid, id, sig);
+		return __lpfd_sys_kill(scope == SCOPE_GROUP ? id : -id, sig);
+	}
+	r = check_siginfo(sig, info, &code);
+	if (r < 0)
+		return r;
+	/* Only a thread may send itself what looks like kill() or the kernel. */
+	if ((id != tid || scope == SCOPE_PGRP) && (code >= 0 || code == SI_TKILL))
+		return -EPERM;
+	if (scope == SCOPE_THREAD)
+		return __lpfd_sys_rt_tgsigqueueinfo(tgid, id, sig, info);
+	if (scope == SCOPE_GROUP)
+		return __lpfd_sys_rt_sigqueueinfo(id, sig, info);
+	return pgrp_with_info(id, sig, info);
+}
+
+static int send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+{
+	struct __lpfd_target t;
+	int r;
+
+	r = check_flags(flags);
+	if (r < 0)
+		return r;
+	r = __lpfd_target_resolve(pidfd, &t);
+	if (r < 0 || t.kind == __LPFD_TARGET_FD)
+		return __lpfd_sys_pidfd_send_signal(t.fd, sig, info, flags);
+	r = __lpfd_target_kernel_sentinel(&t);
+	if (r == -EBADF)
+		return signal_self(&t, sig, info, flags);
+	if (__lpfd_is_errno(r))
+		return r;
+	return __lpfd_sys_pidfd_send_signal(r, sig, info, flags);
+}
+
+LIBPIDFD_API int libpidfd_send_signal(int pidfd, int sig, siginfo_t *info,
+				      unsigned int flags)
+{
+	int saved = errno;
+
+	return (int)__lpfd_return(saved, send_signal(pidfd, sig, info, flags));
+}

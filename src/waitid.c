@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpidfd_waitid(): waitid(P_PIDFD, ...), sentinels on every kernel.
+ *
+ * Real pidfds, and negative values that are no sentinel, go to the kernel
+ * as they are (it says EINVAL for the latter, as for any negative id). No
+ * mainline kernel takes a sentinel here (6.18: EINVAL); the seeds did, and
+ * there a process waiting on itself got ECHILD, being nobody's child of
+ * its own. The library gives that answer on every kernel by asking the
+ * kernel to wait for the caller's own pid: the same checks of the options
+ * first (EINVAL), then ECHILD at once, never a wait, with *info cleared
+ * (or EFAULT) exactly as waitid(2) does on any error.
+ */
+#include <sys/wait.h>
+
+#include "internal.h"
+#include "syscall.h"
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+static int do_waitid(int pidfd, siginfo_t *info, int options,
+		     struct rusage *ru)
+{
+	struct __lpfd_target t;
+
+	if (__lpfd_target_resolve(pidfd, &t) < 0 || t.kind == __LPFD_TARGET_FD)
+		return __lpfd_sys_waitid(P_PIDFD, pidfd, info, options, ru);
+	return __lpfd_sys_waitid(P_PID, __lpfd_sys_getpid(), info, options, ru);
+}
+
+LIBPIDFD_API int libpidfd_waitid(int pidfd, siginfo_t *info, int options,
+				 struct rusage *ru)
+{
+	int saved = errno;
+
+	return (int)__lpfd_return(saved, do_waitid(pidfd, info, options, ru));
+}
