@@ -71,29 +71,20 @@ static void ns_path(char *buf, size_t size, const char *dir, const char *name)
 	buf[o] = '\0';
 }
 
-/*
- * The kernel says ESRCH for a task without namespaces (exiting, a zombie)
- * and EOPNOTSUPP for a namespace type it was built without; /proc says
- * ENOENT to both. The caller's own thread always has its namespaces; and
- * without /proc the emulation cannot answer at all.
- */
-static int missing_ns_errno(const char *name)
+/* Without /proc the emulation cannot answer. */
+static bool proc_missing(void)
 {
-	char path[64], link[64];
+	char link[32];
 
-	if (__lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self", link,
-				  sizeof(link)) == -ENOENT)
-		return -ENOSYS;
-	ns_path(path, sizeof(path), "/proc/thread-self", name);
-	if (__lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) == -ENOENT)
-		return -EOPNOTSUPP;
-	return -ESRCH;
+	return __lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self", link,
+				     sizeof(link)) == -ENOENT;
 }
 
 /*
- * The user and pid namespaces do not hang off the task's nsproxy, so /proc
- * opens them even for a zombie, where the kernel says ESRCH: the mount
- * namespace, which every task has until it exits, tells.
+ * Whether the task of a /proc directory still has its namespaces: a task
+ * that exits drops them (and the kernel says ESRCH from then on), but
+ * /proc keeps its user and pid namespaces until it is reaped. The mount
+ * namespace, which every task has until then, tells.
  */
 static int has_namespaces(const char *dir)
 {
@@ -103,8 +94,26 @@ static int has_namespaces(const char *dir)
 	ns_path(path, sizeof(path), dir, "mnt");
 	r = __lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
 	if (r == -ENOENT)
-		return missing_ns_errno("mnt");
+		return proc_missing() ? -ENOSYS : -ESRCH;
 	return r < 0 ? (int)r : 0;
+}
+
+/*
+ * /proc says ENOENT where the kernel says ESRCH (the task is gone or has
+ * dropped its namespaces) or, after that check, EOPNOTSUPP (a type this
+ * kernel was built without, which the calling thread lacks too).
+ */
+static int missing_ns_errno(const char *dir, const char *name)
+{
+	char path[64], link[64];
+	int r = has_namespaces(dir);
+
+	if (r < 0)
+		return r;
+	ns_path(path, sizeof(path), "/proc/thread-self", name);
+	if (__lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) == -ENOENT)
+		return -EOPNOTSUPP;
+	return -ESRCH;
 }
 
 /*
@@ -124,7 +133,7 @@ static int open_ns(const char *dir, const struct ns_desc *ns, bool may_be_dead)
 	ns_path(path, sizeof(path), dir, ns->name);
 	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd == -ENOENT)
-		return missing_ns_errno(ns->name);
+		return missing_ns_errno(dir, ns->name);
 	return fd;
 }
 
