@@ -42,7 +42,7 @@ COMPAT_SO  := $(O)/libpidfd-compat.so
 COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
 
-.PHONY: all lib cli compat tests check check-host check-emulated check-uml \
+.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml \
 	bench install uninstall clean
 .DEFAULT_GOAL := all
 
@@ -125,7 +125,26 @@ $(O)/bench/%: bench/%.c $(LIB_A)
 bench: all $(BENCHES)
 	@set -e; for b in $(BENCHES); do echo "# $$b"; $$b $(O); done
 
-check: all tests
+# libFuzzer targets for the /proc parsers (tests/fuzz/fuzz.c, one program
+# per parser), always built with clang. make check runs each for a few
+# seconds (tests/fuzz.sh), make fuzz for FUZZ_SECONDS each.
+FUZZ_CC      ?= clang
+FUZZ_PARSERS := fdinfo status cgroup mountinfo int
+FUZZERS      := $(FUZZ_PARSERS:%=$(O)/fuzz/fuzz-%)
+FUZZ_SECONDS ?= 300
+
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz.c src/parse.c src/*.h include/libpidfd.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) -Isrc -DFUZZ_$* -std=gnu11 $(WARN) -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ tests/fuzz/fuzz.c src/parse.c
+
+fuzzers: $(FUZZERS)
+
+fuzz: $(FUZZERS)
+	tests/fuzz.sh $(O) $(FUZZ_SECONDS)
+
+check: all tests fuzzers
 	tests/check.sh $(O)
 
 check-host: all tests

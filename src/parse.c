@@ -111,16 +111,22 @@ int __lpfd_parse_fdinfo(const char *buf, size_t len, struct __lpfd_fdinfo *out)
 	return out->is_pidfd ? 0 : -ENOENT;
 }
 
-/* Four ids ("Uid:" and "Gid:" lines): real, effective, saved, filesystem. */
+/*
+ * Four ids ("Uid:" and "Gid:" lines): real, effective, saved, filesystem.
+ * All four or none: a line cut short must not leave half of its ids over
+ * those of a well-formed one.
+ */
 static bool four_ids(const char *v, const char *le, unsigned int ids[4])
 {
+	unsigned int got[4];
 	long long x;
 
 	for (int i = 0; i < 4; i++) {
 		if (!field_int(&v, le, 0, 0xffffffffLL, &x))
 			return false;
-		ids[i] = (unsigned int)x;
+		got[i] = (unsigned int)x;
 	}
+	memcpy(ids, got, sizeof(got));
 	return true;
 }
 

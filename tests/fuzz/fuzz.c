@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libFuzzer targets for the /proc parsers of src/parse.c, one binary per
+ * parser (built with -DFUZZ_<name>; see the Makefile's fuzz rules). Each
+ * gets an exact-size copy of the input, so that AddressSanitizer sees a
+ * read or write one byte past it, and checks what the parser promises
+ * about its output, not only that it does not crash.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CHECK(c)                                                               \
+	do {                                                                   \
+		if (!(c))                                                      \
+			__builtin_trap();                                      \
+	} while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#if defined(FUZZ_fdinfo)
+static void one(const char *buf, size_t len)
+{
+	struct __lpfd_fdinfo fi;
+	int r = __lpfd_parse_fdinfo(buf, len, &fi);
+
+	CHECK(r == 0 || r == -ENOENT);
+	CHECK((r == 0) == fi.is_pidfd);
+	CHECK(fi.pid >= -1);
+	CHECK(fi.is_pidfd || fi.pid == 0);
+}
+#elif defined(FUZZ_status)
+static void one(const char *buf, size_t len)
+{
+	struct __lpfd_status st;
+
+	CHECK(__lpfd_parse_status(buf, len, &st) == 0);
+	CHECK((st.have & ~__LPFD_ST_ALL) == 0);
+	CHECK(st.pid >= 0 && st.tgid >= 0 && st.ppid >= 0);
+	CHECK((st.have & __LPFD_ST_PID) || st.pid == 0);
+	CHECK((st.have & __LPFD_ST_UID) || !(st.uid[0] | st.uid[3]));
+}
+#elif defined(FUZZ_cgroup)
+/* The output buffer's size comes from the input's first byte. */
+static void one(const char *buf, size_t len)
+{
+	size_t size = len ? (unsigned char)buf[0] + 1 : 1;
+	char *path = malloc(size);
+	int r;
+
+	CHECK(path);
+	r = __lpfd_parse_cgroup(buf, len, path, size);
+	CHECK(r == 0 || r == -ENOENT || r == -ENAMETOOLONG);
+	if (r == 0) {
+		size_t n = strnlen(path, size);
+
+		CHECK(n < size && path[0] == '/');
+		CHECK(!strstr(path, "/..") && !strstr(path, "//"));
+		CHECK(memmem(buf, len, path, n)); /* copied, never invented */
+	}
+	free(path);
+}
+#elif defined(FUZZ_mountinfo)
+/* The reader hands the parser one line at a time, without its newline. */
+static void one(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p <= end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		char *line = malloc(n ? n : 1);
+		struct __lpfd_mountinfo mi;
+		int r;
+
+		CHECK(line);
+		memcpy(line, p, n);
+		r = __lpfd_parse_mountinfo_line(line, n, &mi);
+		CHECK(r == 0 || r == -ENOENT);
+		if (r == 0) {
+			CHECK(mi.mnt_id >= 0);
+			CHECK(mi.root >= line && mi.root < line + n);
+			CHECK(mi.mnt >= line && mi.mnt < line + n);
+			CHECK(mi.root[0] == '/' && mi.mnt[0] == '/');
+			CHECK(memchr(mi.root, '\0', (size_t)(line + n - mi.root)));
+			CHECK(memchr(mi.mnt, '\0', (size_t)(line + n - mi.mnt)));
+		}
+		free(line);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+#elif defined(FUZZ_int)
+static void one(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	long long v = 12345;
+	int r = __lpfd_parse_int(&p, end, &v);
+
+	CHECK(r == 0 || r == -EINVAL || r == -ERANGE);
+	CHECK(p >= buf && p <= end);
+	if (r == 0) {
+		CHECK(p > buf);
+		CHECK(v > -1000000000000000000LL && v < 1000000000000000000LL);
+		CHECK(v == 0 || (buf[0] == '-') == (v < 0));
+	}
+}
+#else
+#error "build with -DFUZZ_fdinfo, _status, _cgroup, _mountinfo or _int"
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size ? size : 1);
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	one(buf, size);
+	free(buf);
+	return 0;
+}
