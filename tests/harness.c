@@ -6,6 +6,14 @@
 
 #include "harness.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define HARNESS_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HARNESS_LSAN 1
+#endif
+#endif
+
 #define MAX_TESTS 512
 
 static struct {
@@ -47,6 +55,37 @@ const char *harness_mode(void)
 	return m ? m : "native";
 }
 
+#ifdef HARNESS_LSAN
+#include <fcntl.h>
+#include <sched.h>
+/*
+ * LeakSanitizer's check at exit clones a tracer, which lands in the pid
+ * namespace for children: after a test's unshare(CLONE_NEWPID), whose init
+ * is gone by then, that clone fails and so does the check. The test child
+ * keeps its own pid namespace open (on a high fd) and goes back to it.
+ */
+static int lsan_pidns = -1;
+
+static void lsan_save_pidns(void)
+{
+	int fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		lsan_pidns = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
+		close(fd);
+	}
+}
+
+static void lsan_restore_pidns(void)
+{
+	if (lsan_pidns >= 0)
+		setns(lsan_pidns, CLONE_NEWPID);
+}
+#else
+static void lsan_save_pidns(void) {}
+static void lsan_restore_pidns(void) {}
+#endif
+
 /* Run one test in a child of its own, killed at its timeout. */
 static bool run_one(int i)
 {
@@ -62,7 +101,9 @@ static bool run_one(int i)
 	if (pid == 0) {
 		setpgid(0, 0);
 		alarm(tests[i].timeout);
+		lsan_save_pidns();
 		tests[i].fn();
+		lsan_restore_pidns();
 		exit(0); /* atexit() clean-ups run */
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

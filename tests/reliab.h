@@ -177,20 +177,22 @@ static inline pid_t reliab_spawn_gen(struct reliab_gen *g, unsigned int uid,
  * Run fn in pid 1 of a new pid namespace with a private mount namespace
  * and a fresh /proc (so that /proc speaks for that namespace), and fail
  * the test unless it exits 0. The calling test process is a forked child
- * of the harness, so unsharing its namespaces touches nothing else.
+ * of the harness, so unsharing its pid namespace touches nothing else;
+ * the mount namespace is the new init's alone.
  */
 static inline void reliab_in_pidns(void (*fn)(void))
 {
 	int status;
 	pid_t pid;
 
-	ASSERT_EQ(unshare(CLONE_NEWPID | CLONE_NEWNS), 0);
-	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		if (mount("proc", "/proc", "proc", 0, NULL) != 0)
-			FAIL("mount /proc: %s", strerror(errno));
+		if (unshare(CLONE_NEWNS) != 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+		    mount("proc", "/proc", "proc", 0, NULL) != 0)
+			FAIL("private /proc: %s", strerror(errno));
 		fn();
 		fflush(stdout);
 		_exit(0);
