@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pidfd features: per operation, whether this kernel does it (native), the
+ * library does it (emulated) or nobody can (unavailable), and why: the
+ * kernel feature that decides it, with the release that brought it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pidfd.h"
+
+struct kfeature {
+	uint64_t bit;
+	const char *what;
+	const char *since;
+};
+
+static const struct kfeature kfeatures[] = {
+	{ LIBPIDFD_KERNEL_PIDFD_OPEN, "pidfd_open(2)", "5.3" },
+	{ LIBPIDFD_KERNEL_SEND_SIGNAL, "pidfd_send_signal(2)", "5.1" },
+	{ LIBPIDFD_KERNEL_WAITID_PIDFD, "waitid(P_PIDFD)", "5.4" },
+	{ LIBPIDFD_KERNEL_GETFD, "pidfd_getfd(2)", "5.6" },
+	{ LIBPIDFD_KERNEL_PROCESS_MADVISE, "process_madvise(2)", "5.10" },
+	{ LIBPIDFD_KERNEL_PROCESS_MRELEASE, "process_mrelease(2)", "5.15" },
+	{ LIBPIDFD_KERNEL_PIDFD_THREAD, "PIDFD_THREAD", "6.9" },
+	{ LIBPIDFD_KERNEL_NS_IOCTLS, "PIDFD_GET_*_NAMESPACE", "6.11" },
+	{ LIBPIDFD_KERNEL_GET_INFO, "PIDFD_GET_INFO", "6.13" },
+	{ LIBPIDFD_KERNEL_INFO_EXIT, "PIDFD_INFO_EXIT", "6.15" },
+	{ LIBPIDFD_KERNEL_SELF_SENTINELS, "PIDFD_SELF_* sentinels", "6.15" },
+	{ LIBPIDFD_KERNEL_INFO_COREDUMP, "PIDFD_INFO_COREDUMP", "6.16" },
+	{ LIBPIDFD_KERNEL_SELF_GROUP_10001, "PIDFD_SELF_THREAD_GROUP -10001", "6.17" },
+	{ LIBPIDFD_KERNEL_INFO_SUPPORTED, "PIDFD_INFO_SUPPORTED_MASK", "6.19" },
+	{ LIBPIDFD_KERNEL_INFO_CODE, "PIDFD_INFO_COREDUMP_CODE", "7.1" },
+};
+
+static const struct {
+	uint64_t bit;
+	const char *name;
+} info_bits[] = {
+	{ PIDFD_INFO_PID, "PID" },
+	{ PIDFD_INFO_CREDS, "CREDS" },
+	{ PIDFD_INFO_CGROUPID, "CGROUPID" },
+	{ PIDFD_INFO_EXIT, "EXIT" },
+	{ PIDFD_INFO_COREDUMP, "COREDUMP" },
+	{ PIDFD_INFO_SUPPORTED_MASK, "SUPPORTED_MASK" },
+	{ PIDFD_INFO_COREDUMP_SIGNAL, "COREDUMP_SIGNAL" },
+	{ PIDFD_INFO_COREDUMP_CODE, "COREDUMP_CODE" },
+};
+
+/* An operation, the kernel feature it rests on, and what emulates it. */
+struct op {
+	const char *name;
+	size_t offset;       /* of its enum libpidfd_support in the struct */
+	uint64_t kernel;     /* the LIBPIDFD_KERNEL_* bit that makes it native */
+	const char *emulation; /* how the library does it without, or NULL */
+};
+
+#define OP(n, k, e) { #n, offsetof(struct libpidfd_features, n), k, e }
+static const struct op ops[] = {
+	OP(open, LIBPIDFD_KERNEL_PIDFD_OPEN, NULL),
+	OP(get_info, LIBPIDFD_KERNEL_GET_INFO, "reads /proc"),
+	OP(getpid, LIBPIDFD_KERNEL_GET_INFO, "reads /proc/self/fdinfo"),
+	OP(send_signal, LIBPIDFD_KERNEL_SEND_SIGNAL, NULL),
+	OP(getfd, LIBPIDFD_KERNEL_GETFD, NULL),
+	OP(process_madvise, LIBPIDFD_KERNEL_PROCESS_MADVISE, NULL),
+	OP(process_mrelease, LIBPIDFD_KERNEL_PROCESS_MRELEASE, NULL),
+	OP(waitid, LIBPIDFD_KERNEL_WAITID_PIDFD, NULL),
+	OP(get_namespace, LIBPIDFD_KERNEL_NS_IOCTLS, "opens /proc/<pid>/ns"),
+	OP(self_sentinels, LIBPIDFD_KERNEL_SELF_SENTINELS,
+	   "opens a pidfd for the caller"),
+	OP(thread_pidfds, LIBPIDFD_KERNEL_PIDFD_THREAD, NULL),
+};
+
+static const struct kfeature *kfeature(uint64_t bit)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kfeatures); i++)
+		if (kfeatures[i].bit == bit)
+			return &kfeatures[i];
+	abort();
+}
+
+static const char *support_name(uint32_t s)
+{
+	switch (s) {
+	case LIBPIDFD_NATIVE:
+		return "native";
+	case LIBPIDFD_EMULATED:
+		return "emulated";
+	default:
+		return "unavailable";
+	}
+}
+
+/* Why an operation is done as it is, in one line. */
+static void why(const struct libpidfd_features *f, const struct op *op,
+		uint32_t s, char *buf, size_t size)
+{
+	const struct kfeature *k = kfeature(op->kernel);
+	bool kernel_has = (f->kernel & op->kernel) != 0;
+
+	if (s == LIBPIDFD_NATIVE)
+		snprintf(buf, size, "kernel has %s (Linux %s)", k->what,
+			 k->since);
+	else if (s == LIBPIDFD_EMULATED && kernel_has && f->emulate_forced)
+		snprintf(buf, size, "LIBPIDFD_EMULATE=1 forces it; %s",
+			 op->emulation ? op->emulation : "emulated");
+	else if (s == LIBPIDFD_EMULATED)
+		snprintf(buf, size, "kernel lacks %s (Linux %s); %s", k->what,
+			 k->since, op->emulation ? op->emulation : "emulated");
+	else
+		snprintf(buf, size, "kernel lacks %s (Linux %s)", k->what,
+			 k->since);
+}
+
+static uint32_t support_of(const struct libpidfd_features *f,
+			   const struct op *op)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)f + op->offset, sizeof(v));
+	return v;
+}
+
+static void print_table(const struct libpidfd_features *f)
+{
+	char reason[160];
+
+	printf("%-17s %-11s %s\n", "OPERATION", "SUPPORT", "WHY");
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		uint32_t s = support_of(f, &ops[i]);
+
+		why(f, &ops[i], s, reason, sizeof(reason));
+		printf("%-17s %-11s %s\n", ops[i].name, support_name(s), reason);
+	}
+	printf("\n%-31s %-6s %s\n", "KERNEL FEATURE", "SINCE", "PRESENT");
+	for (size_t i = 0; i < ARRAY_SIZE(kfeatures); i++)
+		printf("%-31s %-6s %s\n", kfeatures[i].what, kfeatures[i].since,
+		       f->kernel & kfeatures[i].bit ? "yes" : "no");
+	printf("\nget_info returns:");
+	for (size_t i = 0; i < ARRAY_SIZE(info_bits); i++)
+		if (f->info_mask & info_bits[i].bit)
+			printf(" %s", info_bits[i].name);
+	printf("\nemulation forced: %s\n", f->emulate_forced ?
+	       "yes (LIBPIDFD_EMULATE=1)" : "no");
+}
+
+/* One object per operation, then one for the kernel, one line each. */
+static void print_json(const struct libpidfd_features *f)
+{
+	char reason[160];
+
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		uint32_t s = support_of(f, &ops[i]);
+
+		why(f, &ops[i], s, reason, sizeof(reason));
+		printf("{\"operation\":\"%s\",\"support\":\"%s\",\"why\":",
+		       ops[i].name, support_name(s));
+		json_string(stdout, reason);
+		puts("}");
+	}
+	printf("{\"kernel\":{");
+	for (size_t i = 0; i < ARRAY_SIZE(kfeatures); i++) {
+		printf("%s", i ? "," : "");
+		json_string(stdout, kfeatures[i].what);
+		printf(":%s", f->kernel & kfeatures[i].bit ? "true" : "false");
+	}
+	printf("},\"info_mask\":%" PRIu64 ",\"emulate_forced\":%s}\n",
+	       (uint64_t)f->info_mask, f->emulate_forced ? "true" : "false");
+}
+
+int cmd_features(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct libpidfd_features f;
+	bool json = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jhV", opts, NULL)) != -1) {
+		if (c == 'j')
+			json = true;
+		else
+			common_option(c);
+	}
+	if (optind < argc)
+		usage_error("features: unexpected argument '%s'", argv[optind]);
+	if (libpidfd_features(&f, sizeof(f)) < 0) {
+		int err = errno;
+
+		fprintf(stderr, "pidfd: cannot query features: %s\n",
+			strerror(err));
+		return exit_status_of(err);
+	}
+	if (json)
+		print_json(&f);
+	else
+		print_table(&f);
+	return EXIT_SUCCESS;
+}

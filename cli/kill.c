@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pidfd kill: open a pidfd for every process first, then signal through
+ * the pidfds. Once a pidfd is open its pid cannot be recycled under it, so
+ * a process that exits in between is reported, never a stranger signalled.
+ * An inherited pidfd ("fd:N") closes the last gap: the pid was never read.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pidfd.h"
+
+static void list_signals(void)
+{
+	char name[32];
+
+	for (int sig = 1; sig <= SIGRTMAX; sig++)
+		printf("%2d %s\n", sig, signal_name(sig, name, sizeof(name)));
+	exit(EXIT_SUCCESS);
+}
+
+int cmd_kill(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "signal", required_argument, NULL, 's' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct target *t;
+	int c, sig = SIGTERM, rc = EXIT_SUCCESS, n;
+
+	while ((c = getopt_long(argc, argv, "s:lhV", opts, NULL)) != -1) {
+		if (c == 's') {
+			sig = signal_parse(optarg);
+			if (sig < 0)
+				usage_error("kill: unknown signal '%s'", optarg);
+		} else if (c == 'l') {
+			list_signals();
+		} else {
+			common_option(c);
+		}
+	}
+	if (optind >= argc)
+		usage_error("kill: no process specified");
+	n = argc - optind;
+	for (int i = 0; i < n; i++)
+		target_check(argv[optind + i]);
+	t = calloc((size_t)n, sizeof(*t));
+	if (!t)
+		abort();
+	/* Every pidfd before the first signal: a signal may end another one. */
+	for (int i = 0; i < n; i++) {
+		if (target_open(argv[optind + i], &t[i]) < 0) {
+			int err = errno;
+
+			warn_target("cannot open", argv[optind + i], err);
+			rc = rc == EXIT_FAILURE ? rc : exit_status_of(err);
+			t[i].fd = -1;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		if (t[i].fd == -1)
+			continue;
+		if (libpidfd_send_signal(t[i].fd, sig, NULL, 0) < 0) {
+			int err = errno;
+
+			warn_target("cannot signal", t[i].arg, err);
+			rc = rc == EXIT_FAILURE ? rc : exit_status_of(err);
+		}
+		target_close(&t[i]);
+	}
+	free(t);
+	return rc;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pidfd(1): what the commands share (cli/util.c) and the commands
+ * themselves (cli/info.c, cli/wait.c, cli/kill.c, cli/features.c).
+ */
+#ifndef PIDFD_CLI_H
+#define PIDFD_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <libpidfd.h>
+
+/* Exit status, as util-linux's waitpid(1) has it. */
+#define EXIT_NOTSUP 2  /* the kernel cannot do what was asked */
+#define EXIT_TIMEOUT 3 /* wait --timeout expired */
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A usage error: message, the "Try" line, exit 1. */
+void usage_error(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+/* An error about one process: "pidfd: <what> <arg>: <reason>". */
+void warn_target(const char *what, const char *arg, int err);
+/* 1 (failure) or 2 (not supported) for an errno. */
+int exit_status_of(int err);
+
+/*
+ * A process named on the command line: "PID", "self" (the tool itself, by
+ * the PIDFD_SELF_PROCESS sentinel) or "fd:N" (a pidfd inherited from the
+ * caller, the only name that cannot have been recycled already).
+ */
+struct target {
+	const char *arg;
+	int fd;       /* a pidfd or PIDFD_SELF_PROCESS */
+	pid_t pid;    /* 0 where not known (an inherited pidfd of a reaped process) */
+	bool owned;   /* the tool opened fd and closes it */
+	bool self;
+};
+
+/* Check the syntax of a process argument: usage error if wrong. */
+void target_check(const char *arg);
+/* Open a target: 0, or -1 with errno. */
+int target_open(const char *arg, struct target *t);
+void target_close(struct target *t);
+
+/* "SIGKILL", "SIGRTMIN+3", or "signal 99" into buf. */
+const char *signal_name(int sig, char *buf, size_t size);
+/* A signal by name ("KILL", "SIGKILL", "kill", "RTMIN+1") or number; -1 if none. */
+int signal_parse(const char *s);
+
+/* How a process ended. */
+struct ending {
+	enum { END_UNKNOWN, END_EXITED, END_KILLED } how;
+	int value;  /* exit code or signal */
+	bool core;  /* dumped core */
+};
+struct ending ending_of_wait_status(int status);
+struct ending ending_of_siginfo(const siginfo_t *si);
+/* "exited 3", "killed by SIGKILL (core dumped)", "exited (status unknown)". */
+const char *ending_text(const struct ending *e, char *buf, size_t size);
+
+/* A JSON string literal (quoted and escaped), or null for NULL. */
+void json_string(FILE *f, const char *s);
+
+/* --help, --version, or getopt's '?' (a usage error): never returns. */
+void common_option(int c) __attribute__((noreturn));
+/* The info fields and what each means, for --help. */
+void info_list_fields(FILE *f);
+
+int cmd_info(int argc, char **argv);
+int cmd_wait(int argc, char **argv);
+int cmd_kill(int argc, char **argv);
+int cmd_features(int argc, char **argv);
+
+#endif

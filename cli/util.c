@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the pidfd(1) commands share: process arguments, signals, endings. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pidfd.h"
+
+void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pidfd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'pidfd --help' for more information.\n", stderr);
+	exit(EXIT_FAILURE);
+}
+
+void warn_target(const char *what, const char *arg, int err)
+{
+	const char *why = strerror(err);
+
+	if (err == ESRCH)
+		why = "no such process (it has exited)";
+	else if (err == ENOSYS)
+		why = "not supported by this kernel";
+	if (strncmp(arg, "fd:", 3) == 0 || strcmp(arg, "self") == 0)
+		fprintf(stderr, "pidfd: %s %s: %s\n", what, arg, why);
+	else
+		fprintf(stderr, "pidfd: %s process %s: %s\n", what, arg, why);
+}
+
+int exit_status_of(int err)
+{
+	return err == ENOSYS || err == EOPNOTSUPP ? EXIT_NOTSUP : EXIT_FAILURE;
+}
+
+/* A decimal number in [min, INT_MAX], the whole string; -1 if not. */
+static long long parse_number(const char *s, long long min)
+{
+	char *end;
+	long long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < min || v > INT_MAX)
+		return -1;
+	return v;
+}
+
+void target_check(const char *arg)
+{
+	if (strcmp(arg, "self") == 0)
+		return;
+	if (strncmp(arg, "fd:", 3) == 0) {
+		if (parse_number(arg + 3, 0) < 0)
+			usage_error("invalid file descriptor: '%s'", arg);
+		return;
+	}
+	if (parse_number(arg, 1) < 0)
+		usage_error("invalid process: '%s' (a PID, 'self' or 'fd:N')",
+			    arg);
+}
+
+/*
+ * An inherited descriptor must be a pidfd. libpidfd_getpid() says so, and
+ * gives the pid while the process is unreaped (ESRCH after the reap).
+ */
+static int target_inherited(struct target *t, int fd)
+{
+	pid_t pid = libpidfd_getpid(fd);
+
+	if (pid < 0 && errno != ESRCH)
+		return -1;
+	t->fd = fd;
+	t->pid = pid > 0 ? pid : 0;
+	return 0;
+}
+
+int target_open(const char *arg, struct target *t)
+{
+	*t = (struct target){ .arg = arg, .fd = -1 };
+	target_check(arg);
+	if (strcmp(arg, "self") == 0) {
+		t->self = true;
+		t->fd = PIDFD_SELF_PROCESS;
+		t->pid = getpid();
+		return 0;
+	}
+	if (strncmp(arg, "fd:", 3) == 0)
+		return target_inherited(t, (int)parse_number(arg + 3, 0));
+	t->pid = (pid_t)parse_number(arg, 1);
+	t->fd = libpidfd_open(t->pid, 0);
+	if (t->fd < 0)
+		return -1;
+	t->owned = true;
+	return 0;
+}
+
+void target_close(struct target *t)
+{
+	if (t->owned && t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	t->owned = false;
+}
+
+const char *signal_name(int sig, char *buf, size_t size)
+{
+	const char *abbrev = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+
+	if (abbrev)
+		snprintf(buf, size, "SIG%s", abbrev);
+	else if (sig == SIGRTMIN)
+		snprintf(buf, size, "SIGRTMIN");
+	else if (sig > SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, size, "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, size, "signal %d", sig);
+	return buf;
+}
+
+/* "RTMIN", "RTMIN+N", "RTMAX", "RTMAX-N" (already without "SIG"). */
+static int signal_parse_rt(const char *s)
+{
+	long long n = 0;
+
+	if (strncasecmp(s, "RTMIN", 5) == 0) {
+		if (s[5] && (s[5] != '+' || (n = parse_number(s + 6, 0)) < 0))
+			return -1;
+		return SIGRTMIN + n <= SIGRTMAX ? SIGRTMIN + (int)n : -1;
+	}
+	if (strncasecmp(s, "RTMAX", 5) == 0) {
+		if (s[5] && (s[5] != '-' || (n = parse_number(s + 6, 0)) < 0))
+			return -1;
+		return SIGRTMAX - n >= SIGRTMIN ? SIGRTMAX - (int)n : -1;
+	}
+	return -1;
+}
+
+int signal_parse(const char *s)
+{
+	long long n = parse_number(s, 0);
+
+	if (n >= 0)
+		return n < _NSIG ? (int)n : -1;
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (int sig = 1; sig < SIGRTMIN; sig++) {
+		const char *abbrev = sigabbrev_np(sig);
+
+		if (abbrev && strcasecmp(abbrev, s) == 0)
+			return sig;
+	}
+	return signal_parse_rt(s);
+}
+
+struct ending ending_of_wait_status(int status)
+{
+	if (WIFEXITED(status))
+		return (struct ending){ END_EXITED, WEXITSTATUS(status), false };
+	if (WIFSIGNALED(status))
+		return (struct ending){ END_KILLED, WTERMSIG(status),
+					WCOREDUMP(status) };
+	return (struct ending){ END_UNKNOWN, 0, false };
+}
+
+struct ending ending_of_siginfo(const siginfo_t *si)
+{
+	switch (si->si_code) {
+	case CLD_EXITED:
+		return (struct ending){ END_EXITED, si->si_status, false };
+	case CLD_KILLED:
+		return (struct ending){ END_KILLED, si->si_status, false };
+	case CLD_DUMPED:
+		return (struct ending){ END_KILLED, si->si_status, true };
+	default:
+		return (struct ending){ END_UNKNOWN, 0, false };
+	}
+}
+
+const char *ending_text(const struct ending *e, char *buf, size_t size)
+{
+	char sig[32];
+
+	switch (e->how) {
+	case END_EXITED:
+		snprintf(buf, size, "exited %d", e->value);
+		break;
+	case END_KILLED:
+		snprintf(buf, size, "killed by %s%s",
+			 signal_name(e->value, sig, sizeof(sig)),
+			 e->core ? " (core dumped)" : "");
+		break;
+	default:
+		snprintf(buf, size, "exited (status unknown)");
+	}
+	return buf;
+}
+
+void json_string(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pidfd wait: open a pidfd for every process first, then poll() on the
+ * pidfds (never on pids), and tell how each process ended as it happens.
+ *
+ * Where the status comes from: a child of the tool (one started before
+ * pidfd was exec'd) is reaped with waitid(P_PIDFD), which always knows.
+ * Another process's status exists only once its parent has reaped it, and
+ * only on kernels with PIDFD_INFO_EXIT (6.15): a pidfd polls readable at
+ * the exit and hangs up at the reap, so a zombie is given REAP_GRACE_MS to
+ * be reaped before its end is told as "exited (status unknown)".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "pidfd.h"
+
+#define REAP_GRACE_MS 1000
+
+struct waiter {
+	struct target t;
+	bool pending;
+	int64_t reap_deadline; /* ms; 0 until the process is a zombie */
+};
+
+struct report {
+	struct ending end;
+	const char *source; /* "waitid", "pidfd_info" or NULL */
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t parse_timeout(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e9)
+		usage_error("wait: invalid timeout: '%s'", s);
+	return (int64_t)(v * 1000.0 + 0.5);
+}
+
+static void print_report(const struct waiter *w, const struct report *r,
+			 bool json)
+{
+	char text[64], sig[32];
+
+	ending_text(&r->end, text, sizeof(text));
+	if (!json) {
+		printf("%s: %s\n", w->t.arg, text);
+		fflush(stdout);
+		return;
+	}
+	printf("{\"process\":");
+	json_string(stdout, w->t.arg);
+	if (w->t.pid)
+		printf(",\"pid\":%d", (int)w->t.pid);
+	else
+		printf(",\"pid\":null");
+	printf(",\"status\":\"%s\",\"ending\":\"%s\"", text,
+	       r->end.how == END_EXITED ? "exited" :
+	       r->end.how == END_KILLED ? "killed" : "unknown");
+	if (r->end.how == END_EXITED)
+		printf(",\"code\":%d", r->end.value);
+	else
+		printf(",\"code\":null");
+	printf(",\"signal\":");
+	json_string(stdout, r->end.how == END_KILLED ?
+		    signal_name(r->end.value, sig, sizeof(sig)) : NULL);
+	printf(",\"core_dumped\":%s,\"source\":",
+	       r->end.core ? "true" : "false");
+	json_string(stdout, r->source);
+	puts("}");
+	fflush(stdout);
+}
+
+/* A child of ours that has exited: reap it and take its status. */
+static bool from_waitid(struct waiter *w, struct report *r)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (libpidfd_waitid(w->t.fd, &si, WEXITED | WNOHANG, NULL) < 0 ||
+	    si.si_pid == 0)
+		return false;
+	r->end = ending_of_siginfo(&si);
+	r->source = "waitid";
+	return true;
+}
+
+/* Someone else's process, reaped by its parent, on a kernel that tells. */
+static bool from_pidfd_info(struct waiter *w, struct report *r)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
+
+	if (libpidfd_get_info(w->t.fd, &info, sizeof(info)) < 0 ||
+	    !(info.mask & PIDFD_INFO_EXIT))
+		return false;
+	r->end = ending_of_wait_status(info.exit_code);
+	r->source = "pidfd_info";
+	return true;
+}
+
+struct wait_ctx {
+	bool json;
+	bool info_exit; /* libpidfd_get_info() can give PIDFD_INFO_EXIT here */
+	struct waiter *w;
+	int n;
+};
+
+/*
+ * The pidfd polled readable or hung up, or a zombie's grace ran out: tell
+ * the end if it is known or never will be; else keep waiting for the reap.
+ */
+static void settle(struct wait_ctx *c, struct waiter *w, short revents,
+		   int64_t now)
+{
+	struct report r = { .end = { END_UNKNOWN, 0, false } };
+	bool known = from_waitid(w, &r) || from_pidfd_info(w, &r);
+	bool may_learn = c->info_exit && !(revents & POLLHUP) &&
+			 (!w->reap_deadline || now < w->reap_deadline);
+
+	if (!known && may_learn) {
+		if (!w->reap_deadline)
+			w->reap_deadline = now + REAP_GRACE_MS;
+		return;
+	}
+	print_report(w, &r, c->json);
+	target_close(&w->t);
+	w->pending = false;
+}
+
+static void open_all(struct wait_ctx *c, char **args, int *rc)
+{
+	for (int i = 0; i < c->n; i++) {
+		struct waiter *w = &c->w[i];
+
+		if (strcmp(args[i], "self") == 0) {
+			fprintf(stderr, "pidfd: cannot wait for self: a process "
+				"cannot outlive itself\n");
+			*rc = EXIT_FAILURE;
+			continue;
+		}
+		if (target_open(args[i], &w->t) < 0) {
+			int err = errno;
+
+			warn_target("cannot open", args[i], err);
+			*rc = *rc == EXIT_FAILURE ? *rc : exit_status_of(err);
+			continue;
+		}
+		w->pending = true;
+	}
+}
+
+/* The poll() timeout: the earlier of the deadline and a zombie's grace. */
+static int poll_timeout(const struct wait_ctx *c, int64_t deadline, int64_t now)
+{
+	int64_t until = deadline;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->w[i].pending && c->w[i].reap_deadline &&
+		    (until < 0 || c->w[i].reap_deadline < until))
+			until = c->w[i].reap_deadline;
+	if (until < 0)
+		return -1;
+	return until <= now ? 0 : (int)(until - now < INT32_MAX ? until - now : INT32_MAX);
+}
+
+/* Poll until every process has ended; false if the deadline came first. */
+static bool wait_all(struct wait_ctx *c, int64_t deadline)
+{
+	struct pollfd *pfd = calloc((size_t)c->n, sizeof(*pfd));
+	int64_t now = now_ms();
+	bool left = true;
+
+	if (!pfd)
+		abort();
+	while (left) {
+		int r;
+
+		for (int i = 0; i < c->n; i++) {
+			pfd[i].fd = c->w[i].pending ? c->w[i].t.fd : -1;
+			/* A zombie stays readable: only the reap (POLLHUP) is news. */
+			pfd[i].events = c->w[i].reap_deadline ? 0 : POLLIN;
+			pfd[i].revents = 0;
+		}
+		r = poll(pfd, (nfds_t)c->n, poll_timeout(c, deadline, now));
+		if (r < 0 && errno != EINTR) {
+			fprintf(stderr, "pidfd: wait: poll: %s\n", strerror(errno));
+			exit(EXIT_FAILURE);
+		}
+		now = now_ms();
+		left = false;
+		for (int i = 0; i < c->n; i++) {
+			struct waiter *w = &c->w[i];
+
+			if (w->pending && (pfd[i].revents ||
+			    (w->reap_deadline && now >= w->reap_deadline)))
+				settle(c, w, pfd[i].revents, now);
+			left |= w->pending;
+		}
+		if (left && deadline >= 0 && now >= deadline)
+			break;
+	}
+	free(pfd);
+	return !left;
+}
+
+static void report_timeout(const struct wait_ctx *c)
+{
+	fputs("pidfd: wait: timed out; still running:", stderr);
+	for (int i = 0; i < c->n; i++)
+		if (c->w[i].pending)
+			fprintf(stderr, " %s", c->w[i].t.arg);
+	fputc('\n', stderr);
+}
+
+int cmd_wait(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct wait_ctx c = { 0 };
+	struct libpidfd_features f;
+	int64_t timeout = -1, deadline = -1;
+	int opt, rc = EXIT_SUCCESS;
+
+	while ((opt = getopt_long(argc, argv, "t:jhV", opts, NULL)) != -1) {
+		if (opt == 't')
+			timeout = parse_timeout(optarg);
+		else if (opt == 'j')
+			c.json = true;
+		else
+			common_option(opt);
+	}
+	if (optind >= argc)
+		usage_error("wait: no process specified");
+	for (int i = optind; i < argc; i++)
+		target_check(argv[i]);
+	c.info_exit = libpidfd_features(&f, sizeof(f)) == 0 &&
+		      (f.info_mask & PIDFD_INFO_EXIT);
+	c.n = argc - optind;
+	c.w = calloc((size_t)c.n, sizeof(*c.w));
+	if (!c.w)
+		abort();
+	/* Every pidfd first: from here on no pid is read again. */
+	open_all(&c, argv + optind, &rc);
+	if (timeout >= 0)
+		deadline = now_ms() + timeout;
+	if (!wait_all(&c, deadline)) {
+		report_timeout(&c);
+		rc = EXIT_TIMEOUT;
+	}
+	for (int i = 0; i < c.n; i++)
+		target_close(&c.w[i].t);
+	free(c.w);
+	return rc;
+}
