@@ -76,11 +76,22 @@ TEST(ns_self_all_commands)
 	sentinels_both_paths(check_self, NULL);
 }
 
+/* The inode of the UTS namespace get_namespace gives for value. */
+static ino_t uts_ino(int value)
+{
+	int fd = libpidfd_get_namespace(value, PIDFD_GET_UTS_NAMESPACE);
+	struct stat st;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(fstat(fd, &st), 0);
+	close(fd);
+	return st.st_ino;
+}
+
 /* A thread in a UTS namespace of its own: the thread's, or the leader's. */
 static void *own_uts_thread(void *arg)
 {
-	struct stat mine, leaders, st;
-	int fd;
+	struct stat mine, leaders;
 
 	(void)arg;
 	ASSERT_EQ(unshare(CLONE_NEWUTS), 0);
@@ -89,18 +100,8 @@ static void *own_uts_thread(void *arg)
 	ASSERT_NE(mine.st_ino, leaders.st_ino);
 	for (int emulate = 1; emulate >= 0; emulate--) {
 		__lpfd_emulate_override(emulate);
-		fd = libpidfd_get_namespace(PIDFD_SELF_THREAD,
-					    PIDFD_GET_UTS_NAMESPACE);
-		ASSERT_GE(fd, 0);
-		ASSERT_EQ(fstat(fd, &st), 0);
-		ASSERT_EQ(st.st_ino, mine.st_ino);
-		close(fd);
-		fd = libpidfd_get_namespace(PIDFD_SELF_THREAD_GROUP,
-					    PIDFD_GET_UTS_NAMESPACE);
-		ASSERT_GE(fd, 0);
-		ASSERT_EQ(fstat(fd, &st), 0);
-		ASSERT_EQ(st.st_ino, leaders.st_ino);
-		close(fd);
+		ASSERT_EQ(uts_ino(PIDFD_SELF_THREAD), mine.st_ino);
+		ASSERT_EQ(uts_ino(PIDFD_SELF_THREAD_GROUP), leaders.st_ino);
 	}
 	return NULL;
 }
