@@ -24,13 +24,14 @@
 /*
  * The kernel's errors for the iovec array (EFAULT, EINVAL for too many or
  * a negative length), which come before it looks at the pidfd: it reads
- * the array for a pidfd of -1 and stops at EBADF. 0 if the array is good.
+ * the array for a pidfd of -1 and stops at EBADF. 0 if the array is good,
+ * or if the kernel (before 5.10) has no process_madvise to judge it.
  */
 static long check_iovecs(const struct iovec *iov, size_t vlen, int advice)
 {
 	long r = __lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
 
-	return r == -EBADF ? 0 : r;
+	return r == -EBADF || r == -ENOSYS ? 0 : r;
 }
 
 /* import_iovec() clips the total to MAX_RW_COUNT. */
