@@ -20,6 +20,12 @@ init="$dir/init"
 	echo 'mount -t sysfs sysfs /sys'
 	echo 'mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null'
 	echo 'mount -t tmpfs tmpfs /dev/shm 2>/dev/null'
+	# A tree under /tmp is hidden by that tmpfs: mount it back, from the host.
+	case "$(pwd)/" in
+	/tmp/*)
+		printf 'mkdir -p %s && mount -r -t hostfs hostfs %s -o %s\n' \
+			"'$(pwd)'" "'$(pwd)'" "'$(pwd)'" ;;
+	esac
 	printf 'cd %s || poweroff -f\n' "'$(pwd)'"
 	printf 'echo "# uname: $(uname -r)"\n'
 	for a in "$@"; do printf "'%s' " "$a"; done
