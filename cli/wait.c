@@ -186,10 +186,12 @@ static bool wait_all(struct wait_ctx *c, int64_t deadline)
 {
 	struct pollfd *pfd = calloc((size_t)c->n, sizeof(*pfd));
 	int64_t now = now_ms();
-	bool left = true;
+	bool left = false;
 
 	if (!pfd)
 		abort();
+	for (int i = 0; i < c->n; i++)
+		left |= c->w[i].pending;
 	while (left) {
 		int r;
 

@@ -85,21 +85,5 @@ static void reuse_rounds(void)
 
 TEST_TIMEOUT(stale_pidfd_after_forced_reuse, 120)
 {
-	pid_t init;
-	int status;
-
-	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
-	init = fork();
-	ASSERT_GE(init, 0);
-	if (init == 0) {
-		/* pid 1 of the namespace, with a /proc of its own */
-		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("proc", "/proc", "proc", 0, NULL))
-			_exit(80);
-		reuse_rounds();
-		_exit(0);
-	}
-	ASSERT_EQ(waitpid(init, &status, 0), init);
-	ASSERT_EQ(status, 0);
+	util_as_pidns_init(reuse_rounds);
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -99,6 +101,26 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 bool util_have_native_info(void)
 {
 	return __lpfd_kernel_has_raw(__LPFD_FEAT_GET_INFO) > 0;
+}
+
+void util_as_pidns_init(void (*fn)(void))
+{
+	pid_t init;
+	int status;
+
+	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
+	init = fork();
+	ASSERT_GE(init, 0);
+	if (init == 0) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("proc", "/proc", "proc", 0, NULL))
+			_exit(80);
+		fn();
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(init, &status, 0), init);
+	ASSERT_EQ(status, 0);
 }
 
 const char *util_cgroup2_mount(void)

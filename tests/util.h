@@ -28,6 +28,13 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 		   struct util_res *r);
 bool util_have_native_info(void);
 
+/*
+ * Run fn as pid 1 of a fresh pid namespace, with a /proc of its own (the
+ * emulation reads /proc from the caller's namespace); fn's failures fail
+ * the test.
+ */
+void util_as_pidns_init(void (*fn)(void));
+
 /* The cgroup2 mount point of this system ("" if none). */
 const char *util_cgroup2_mount(void);
 /* The cgroup id (file handle) of a cgroup directory. */
