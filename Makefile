@@ -86,6 +86,9 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
 		-Wl,--version-script=compat/libpidfd-compat.map -Wl,-z,defs \
 		-Wl,--wrap=syscall -o $@ $(COMPAT_SRCS) $(LIB_OBJS) -ldl \
 		$(LDFLAGS)
+	@! nm -u $(LIB_OBJS) | grep -E ' U (ioctl|waitid|pidfd_[a-z_]+|process_m[a-z]+)$$' \
+		|| { echo "$@: the library calls what the shim interposes" >&2; \
+		     rm -f $@; exit 1; }
 
 cli: $(CLI)
 

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpidfd-compat.so: the newest kernel's pidfd interface for programs that
+ * were never ported. Preloaded (LD_PRELOAD), it catches a program's own
+ *
+ *   ioctl(fd, PIDFD_GET_INFO (any size) / PIDFD_GET_*_NAMESPACE, ...)
+ *   pidfd_send_signal, pidfd_getfd, process_madvise, process_mrelease
+ *   waitid(P_PIDFD, ...)
+ *   syscall(SYS_<any of these>, ...)
+ *
+ * and answers them through the library. Everything else goes to the next
+ * definition (libc's) untouched, after one compare; where the kernel has a
+ * feature itself, the library's dispatcher adds one cached probe.
+ *
+ * Why the library's objects are linked in, hidden, and not -lpidfd: a
+ * preloaded object lands in programs that know nothing of libpidfd, so it
+ * must not need libpidfd.so.0 on the library path at a matching version
+ * (one more thing to fail at exec time); such a program may even link its
+ * own libpidfd.so.0 of another version, and with every library symbol local
+ * to the shim neither can bind to the other's. The shim also needs what the
+ * shared library rightly hides (the cached probes, the fdinfo reader,
+ * get_info without the errno conversion), and its calls into the library
+ * stay direct calls, with no PLT on the way.
+ *
+ * The library never calls libc's ioctl(), waitid(), syscall() or pidfd
+ * wrappers (src/syscall.h issues system calls itself), so the shim cannot
+ * recurse into itself. Where syscall.h falls back to libc's syscall() (on
+ * architectures without inline system calls), the link redirects the
+ * library's references with --wrap=syscall to __wrap_syscall below, which
+ * goes straight to libc.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "syscall.h"
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+/* The entry points, exported by compat/libpidfd-compat.map and nothing else. */
+#define COMPAT_API __attribute__((visibility("default")))
+
+/* "Not ours: let the real call answer", distinct from every >= 0 or -errno. */
+#define COMPAT_REAL LONG_MIN
+
+/* ------------------------------------------------------------------------
+ * The real calls: the next definitions after ours, looked up once (in the
+ * constructor, or on a first call that comes before it) and cached.
+ */
+typedef int (*ioctl_fn)(int, unsigned long, ...);
+typedef long (*syscall_fn)(long, ...);
+typedef int (*waitid_fn)(idtype_t, id_t, siginfo_t *, int);
+
+static void *real_ioctl_p, *real_syscall_p, *real_waitid_p;
+
+static void *real_lookup(void **slot, const char *name)
+{
+	void *f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+
+	if (__lpfd_unlikely(!f)) {
+		f = dlsym(RTLD_NEXT, name);
+		__atomic_store_n(slot, f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+__attribute__((constructor)) static void compat_init(void)
+{
+	real_lookup(&real_ioctl_p, "ioctl");
+	real_lookup(&real_syscall_p, "syscall");
+	real_lookup(&real_waitid_p, "waitid");
+}
+
+/* Raw -errno to the -1/errno of a libc call. */
+static long compat_return(int saved_errno, long r)
+{
+	return __lpfd_return(saved_errno, r);
+}
+
+/* Without a next definition (which libc always has) the kernel answers. */
+static int real_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	ioctl_fn f = (ioctl_fn)real_lookup(&real_ioctl_p, "ioctl");
+
+	if (__lpfd_unlikely(!f))
+		return (int)compat_return(errno, __lpfd_sys_ioctl(fd, cmd, arg));
+	return f(fd, cmd, arg);
+}
+
+static long real_syscall(long nr, const long a[6])
+{
+	syscall_fn f = (syscall_fn)real_lookup(&real_syscall_p, "syscall");
+
+	if (__lpfd_unlikely(!f))
+		return compat_return(errno, __lpfd_syscall6(nr, a[0], a[1], a[2],
+							    a[3], a[4], a[5]));
+	return f(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+static int real_waitid(idtype_t type, id_t id, siginfo_t *info, int options)
+{
+	waitid_fn f = (waitid_fn)real_lookup(&real_waitid_p, "waitid");
+
+	if (__lpfd_unlikely(!f))
+		return (int)compat_return(errno, __lpfd_sys_waitid((int)type,
+				(int)id, info, options, NULL));
+	return f(type, id, info, options);
+}
+
+/* The library's own system calls, where syscall.h hands them to libc. */
+long __wrap_syscall(long nr, long a1, long a2, long a3, long a4, long a5,
+		    long a6);
+long __wrap_syscall(long nr, long a1, long a2, long a3, long a4, long a5,
+		    long a6)
+{
+	const long a[6] = { a1, a2, a3, a4, a5, a6 };
+
+	return real_syscall(nr, a);
+}
+
+/* ------------------------------------------------------------------------
+ * ioctl. The kernel takes the command as 32 bits; the number names the
+ * operation and, for PIDFD_GET_INFO, carries the caller's struct size.
+ */
+#define INFO_NR 11
+#define INFO_CMD_RW _IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, INFO_NR, 0)
+#define CMD_SIZE_MASK ((unsigned int)_IOC_SIZEMASK << _IOC_SIZESHIFT)
+
+static bool is_pidfs_cmd(unsigned int cmd)
+{
+	return _IOC_TYPE(cmd) == PIDFS_IOCTL_MAGIC;
+}
+
+static bool is_info_cmd(unsigned int cmd)
+{
+	return _IOC_NR(cmd) == INFO_NR;
+}
+
+static bool is_ns_cmd(unsigned int cmd)
+{
+	return cmd >= PIDFD_GET_CGROUP_NAMESPACE &&
+	       cmd <= PIDFD_GET_UTS_NAMESPACE;
+}
+
+/* 1 a pidfd, 0 another file, -errno if /proc cannot tell. */
+static int is_pidfd(int fd, struct __lpfd_fdinfo *fi)
+{
+	int r = __lpfd_read_fdinfo(fd, fi);
+
+	return r < 0 ? r : fi->is_pidfd;
+}
+
+/*
+ * A command the newest kernel refuses before it looks at the process: the
+ * wrong direction or a struct below the first layout (ENOTTY; 6.13 to 6.17
+ * said EINVAL for the latter), or no struct at all (EINVAL). Only a pidfd
+ * gets that answer; any other file gets the real ioctl's.
+ */
+static long info_malformed(int fd, unsigned int cmd)
+{
+	struct __lpfd_fdinfo fi;
+
+	if (is_pidfd(fd, &fi) <= 0)
+		return COMPAT_REAL;
+	if ((cmd & ~CMD_SIZE_MASK) != INFO_CMD_RW ||
+	    _IOC_SIZE(cmd) < PIDFD_INFO_SIZE_VER0)
+		return -ENOTTY;
+	return -EINVAL;
+}
+
+/*
+ * PIDFD_GET_INFO of any size through libpidfd_get_info's dispatcher. It
+ * answers ENOTTY only for a file that is not a pidfd, which the real ioctl
+ * then answers for itself. A sentinel is no file descriptor to ioctl().
+ */
+static long info_ioctl(int fd, unsigned int cmd, void *arg)
+{
+	long r;
+
+	if (fd < 0)
+		return COMPAT_REAL;
+	if (!arg || (cmd & ~CMD_SIZE_MASK) != INFO_CMD_RW ||
+	    _IOC_SIZE(cmd) < PIDFD_INFO_SIZE_VER0)
+		return info_malformed(fd, cmd);
+	r = __lpfd_get_info(fd, arg, _IOC_SIZE(cmd));
+	return r == -ENOTTY ? COMPAT_REAL : r;
+}
+
+/*
+ * A namespace command with an argument, which the kernel refuses (EINVAL)
+ * once it has found the process (ESRCH if reaped); only on a pidfd.
+ */
+static long ns_with_arg(int fd)
+{
+	struct __lpfd_fdinfo fi;
+
+	if (is_pidfd(fd, &fi) <= 0)
+		return COMPAT_REAL;
+	return fi.pid < 0 ? -ESRCH : -EINVAL;
+}
+
+/*
+ * PIDFD_GET_*_NAMESPACE: the kernel's own where it has them, command and
+ * argument untouched; else the library's, which gives any other file that
+ * file's own answer.
+ */
+static long ns_ioctl(int fd, unsigned int cmd, unsigned long arg)
+{
+	int r;
+
+	if (fd < 0 || __lpfd_kernel_has(__LPFD_FEAT_NS_IOCTLS) > 0)
+		return COMPAT_REAL;
+	if (arg)
+		return ns_with_arg(fd);
+	r = libpidfd_get_namespace(fd, cmd);
+	return r < 0 ? -errno : r;
+}
+
+static long compat_ioctl(int fd, unsigned int cmd, unsigned long arg)
+{
+	if (is_info_cmd(cmd))
+		return info_ioctl(fd, cmd, (void *)arg);
+	if (is_ns_cmd(cmd))
+		return ns_ioctl(fd, cmd, arg);
+	return COMPAT_REAL;
+}
+
+/*
+ * Any command that is not the pidfs magic costs one compare. Like libc's,
+ * this reads a third argument whether or not the caller passed one.
+ */
+COMPAT_API int ioctl(int fd, unsigned long request, ...)
+{
+	int saved = errno;
+	va_list ap;
+	void *arg;
+	long r;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (__lpfd_likely(!is_pidfs_cmd((unsigned int)request)))
+		return real_ioctl(fd, request, arg);
+	r = compat_ioctl(fd, (unsigned int)request, (unsigned long)arg);
+	if (r == COMPAT_REAL)
+		return real_ioctl(fd, request, arg);
+	return (int)compat_return(saved, r);
+}
+
+/* ------------------------------------------------------------------------
+ * waitid(P_PIDFD). Mainline refuses the sentinels (EINVAL); the library
+ * answers ECHILD. On a real pidfd libc's waitid() does the same as the
+ * library and, unlike a raw system call, stays a cancellation point.
+ */
+static bool waitid_ours(int pidfd)
+{
+	struct __lpfd_target t;
+
+	if (__lpfd_target_resolve(pidfd, &t) == 0 &&
+	    t.kind != __LPFD_TARGET_FD)
+		return true;
+	return __lpfd_kernel_has(__LPFD_FEAT_WAITID_PIDFD) <= 0;
+}
+
+COMPAT_API int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
+{
+	if (__lpfd_likely(idtype != P_PIDFD) || !waitid_ours((int)id))
+		return real_waitid(idtype, id, info, options);
+	return libpidfd_waitid((int)id, info, options, NULL);
+}
+
+/* ------------------------------------------------------------------------
+ * The pidfd calls: the library is the whole answer.
+ */
+COMPAT_API int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
+				 unsigned int flags)
+{
+	return libpidfd_send_signal(pidfd, sig, info, flags);
+}
+
+COMPAT_API int pidfd_getfd(int pidfd, int targetfd, unsigned int flags)
+{
+	return libpidfd_getfd(pidfd, targetfd, flags);
+}
+
+COMPAT_API ssize_t process_madvise(int pidfd, const struct iovec *iov,
+				   size_t vlen, int advice, unsigned int flags)
+{
+	return libpidfd_process_madvise(pidfd, iov, vlen, advice, flags);
+}
+
+COMPAT_API int process_mrelease(int pidfd, unsigned int flags)
+{
+	return libpidfd_process_mrelease(pidfd, flags);
+}
+
+/* ------------------------------------------------------------------------
+ * syscall(2): the same calls by number. The kernel reads each argument at
+ * its own type (an int pidfd is the low 32 bits), and so do these casts.
+ */
+static long sys_ioctl(const long a[6])
+{
+	int saved = errno;
+	long r = COMPAT_REAL;
+
+	if (is_pidfs_cmd((unsigned int)a[1]))
+		r = compat_ioctl((int)a[0], (unsigned int)a[1],
+				 (unsigned long)a[2]);
+	if (r == COMPAT_REAL)
+		return real_syscall(__NR_ioctl, a);
+	return compat_return(saved, r);
+}
+
+static long sys_waitid(const long a[6])
+{
+	if ((int)a[0] != P_PIDFD || !waitid_ours((int)a[1]))
+		return real_syscall(__NR_waitid, a);
+	return libpidfd_waitid((int)a[1], (siginfo_t *)a[2], (int)a[3],
+			       (struct rusage *)a[4]);
+}
+
+/*
+ * Six arguments are read and passed on whatever the call takes, as libc's
+ * syscall() itself does: the kernel ignores the ones it does not use.
+ */
+COMPAT_API long syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6];
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	switch (nr) {
+	case __NR_ioctl:
+		return sys_ioctl(a);
+	case __NR_waitid:
+		return sys_waitid(a);
+	case __NR_pidfd_send_signal:
+		return libpidfd_send_signal((int)a[0], (int)a[1],
+					    (siginfo_t *)a[2],
+					    (unsigned int)a[3]);
+	case __NR_pidfd_getfd:
+		return libpidfd_getfd((int)a[0], (int)a[1], (unsigned int)a[2]);
+	case __NR_process_madvise:
+		return libpidfd_process_madvise((int)a[0],
+						(const struct iovec *)a[1],
+						(size_t)a[2], (int)a[3],
+						(unsigned int)a[4]);
+	case __NR_process_mrelease:
+		return libpidfd_process_mrelease((int)a[0], (unsigned int)a[1]);
+	default:
+		return real_syscall(nr, a);
+	}
+}

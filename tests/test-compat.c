@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpidfd-compat.so on unmodified programs. The programs under
+ * tests/compat/ know only the kernel interface; each case runs twice, with
+ * and without the shim preloaded, and must give exactly the answer this
+ * kernel gives without it and the newest kernel's answer with it:
+ *
+ *   Linux 6.1 (uml)   fails every pidfd case without the shim, passes with;
+ *   Linux 6.18        passes both ways, except the sentinels in getfd and
+ *                     waitid, which mainline refuses and the shim adds.
+ *
+ * Programs that make no pidfd call behave identically either way.
+ */
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <libpidfd.h>
+
+#include "harness.h"
+
+#define NO_SHIM 0
+#define SHIM 1
+
+struct run {
+	char out[4096];
+	int status;
+};
+
+/* The build directory's tests/ (where this binary is). */
+static const char *tests_dir(void)
+{
+	static char dir[4096];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	char *slash;
+
+	ASSERT_TRUE(n > 0);
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	ASSERT_TRUE(slash != NULL);
+	*slash = '\0';
+	return dir;
+}
+
+/* Run argv with or without the shim; its stdout and wait status. */
+static void run(char *const argv[], int shim, struct run *r)
+{
+	char preload[4200];
+	size_t len = 0;
+	int out[2];
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(preload, sizeof(preload), "%s/../libpidfd-compat.so",
+		 tests_dir());
+	ASSERT_EQ(access(preload, R_OK), 0);
+	ASSERT_EQ(pipe(out), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (shim)
+			setenv("LD_PRELOAD", preload, 1);
+		else
+			unsetenv("LD_PRELOAD");
+		dup2(out[1], 1);
+		close(out[0]);
+		close(out[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(out[1]);
+	while ((n = read(out[0], r->out + len, sizeof(r->out) - 1 - len)) > 0)
+		len += (size_t)n;
+	r->out[len] = '\0';
+	close(out[0]);
+	ASSERT_EQ(waitpid(pid, &r->status, 0), pid);
+}
+
+static void run_kapi(const char *name, int shim, struct run *r)
+{
+	char prog[4200];
+	char *argv[] = { prog, (char *)name, NULL };
+
+	snprintf(prog, sizeof(prog), "%s/compat/kapi", tests_dir());
+	run(argv, shim, r);
+	r->out[strcspn(r->out, "\n")] = '\0';
+}
+
+static bool uml(void)
+{
+	return strcmp(harness_mode(), "uml") == 0;
+}
+
+/*
+ * The host column below is what Linux 6.18 answers; say so plainly on any
+ * other host kernel rather than assert a pattern it cannot give.
+ */
+static void host_is_6_18_or_later(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	ASSERT_EQ(uname(&u), 0);
+	sscanf(u.release, "%d.%d", &major, &minor);
+	if (major < 6 || (major == 6 && minor < 18))
+		FAIL("expectations without the shim are Linux 6.18's; this is %s",
+		     u.release);
+}
+
+/*
+ * One case both ways. Without the shim the answer is the kernel's own:
+ * on_6_1 inside user-mode-linux, on_6_18 on the host. With it, "ok".
+ */
+static void expect_case(const char *name, const char *on_6_1,
+			const char *on_6_18)
+{
+	const char *without = uml() ? on_6_1 : on_6_18;
+	struct run r;
+
+	if (!uml())
+		host_is_6_18_or_later();
+	run_kapi(name, NO_SHIM, &r);
+	if (strcmp(r.out, without) != 0)
+		FAIL("%s without the shim: want \"%s\", got \"%s\"", name,
+		     without, r.out);
+	ASSERT_EQ(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+		  strcmp(without, "ok") == 0);
+	run_kapi(name, SHIM, &r);
+	if (strcmp(r.out, "ok") != 0 || !WIFEXITED(r.status) ||
+	    WEXITSTATUS(r.status) != 0)
+		FAIL("%s with the shim: want \"ok\", got \"%s\" (status %#x)",
+		     name, r.out, r.status);
+}
+
+TEST(compat_info_self)
+{
+	expect_case("info-self", "v0:ENOTTY", "ok");
+}
+
+TEST(compat_info_child)
+{
+	expect_case("info-child", "child:ENOTTY", "ok");
+}
+
+TEST(compat_info_encoding)
+{
+	expect_case("info-encoding", "null:ENOTTY", "ok");
+}
+
+TEST(compat_ns_ioctls)
+{
+	expect_case("ns", "cgroup:ENOTTY", "ok");
+}
+
+/* The sentinels in every call, from the main thread and from a thread. */
+TEST(compat_send_signal_sentinels)
+{
+	expect_case("send-signal", "group:EBADF", "ok");
+}
+
+TEST(compat_getfd_sentinels_after_unshare)
+{
+	expect_case("getfd", "group:EBADF", "group:EBADF");
+}
+
+TEST(compat_process_madvise_sentinels)
+{
+	expect_case("madvise", "group:EBADF", "ok");
+}
+
+TEST(compat_process_mrelease_sentinels)
+{
+	expect_case("mrelease", "group:EBADF", "ok");
+}
+
+TEST(compat_waitid_sentinels_echild)
+{
+	expect_case("waitid", "group:EINVAL", "group:EINVAL");
+}
+
+TEST(compat_setns_refuses_sentinels)
+{
+	expect_case("setns", "ok", "ok");
+}
+
+/*
+ * After the reap only the kernel knows the exit status: the shim passes it
+ * on where the kernel has it natively (6.15+), and where the library
+ * emulates (6.1, LIBPIDFD_EMULATE=1) it answers ESRCH.
+ */
+TEST(compat_info_reaped_exit)
+{
+	struct libpidfd_features f;
+	const char *with;
+	struct run r;
+
+	ASSERT_EQ(libpidfd_features(&f, sizeof(f)), 0);
+	with = (f.info_mask & PIDFD_INFO_EXIT) ? "exit" : "ESRCH";
+	ASSERT_EQ(strcmp(with, "exit") == 0,
+		  strcmp(harness_mode(), "native") == 0);
+	if (!uml())
+		host_is_6_18_or_later();
+	run_kapi("info-reaped", NO_SHIM, &r);
+	if (strcmp(r.out, uml() ? "zombie:ENOTTY" : "exit") != 0)
+		FAIL("without the shim: got \"%s\"", r.out);
+	run_kapi("info-reaped", SHIM, &r);
+	if (strcmp(r.out, with) != 0)
+		FAIL("with the shim: want \"%s\", got \"%s\"", with, r.out);
+	ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+}
+
+/* Same stdout and exit status with and without the shim. */
+static void expect_identical(char *const argv[], const char *want_out,
+			     int want_exit)
+{
+	const char *what = argv[1] ? argv[2] : argv[0];
+	struct run a, b;
+
+	run(argv, NO_SHIM, &a);
+	run(argv, SHIM, &b);
+	if (strcmp(a.out, b.out) != 0 || a.status != b.status)
+		FAIL("%s differs: \"%s\"/%#x without the shim, \"%s\"/%#x with",
+		     what, a.out, a.status, b.out, b.status);
+	if (want_out && strcmp(a.out, want_out) != 0)
+		FAIL("%s: want \"%s\", got \"%s\"", what, want_out, a.out);
+	ASSERT_TRUE(WIFEXITED(a.status));
+	ASSERT_EQ(WEXITSTATUS(a.status), want_exit);
+}
+
+TEST(compat_shell_pipeline_untouched)
+{
+	char *ok[] = { "/bin/sh", "-c", "seq 1 1000 | sort -n | tail -1", NULL };
+	char *fails[] = { "/bin/sh", "-c",
+			  "seq 1 100 | sort -rn | head -3; exit 3", NULL };
+
+	expect_identical(ok, "1000\n", 0);
+	expect_identical(fails, "100\n99\n98\n", 3);
+}
+
+TEST(compat_ioctl_syscall_traffic_untouched)
+{
+	char prog[4200];
+	char *argv[] = { prog, NULL };
+
+	snprintf(prog, sizeof(prog), "%s/compat/traffic", tests_dir());
+	expect_identical(argv, NULL, 3);
+}
