@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The cgroup2 id of a process, from the path its /proc/<pid>/cgroup names:
+ * the path is joined to a cgroup2 mount that holds it, found in
+ * /proc/self/mountinfo, and the id is the file handle of the directory
+ * there.
+ *
+ * Reading mountinfo is most of the cost (the kernel formats every mount:
+ * tens of microseconds, see make bench), so the mount of the last lookup
+ * is remembered, and trusted only while everything it depends on is
+ * checked to hold, on every use:
+ *   - the calling thread's cgroup namespace is the one the mount's root
+ *     was read in (/proc shows cgroup paths relative to it);
+ *   - the mount point still holds a mount with that id whose root is that
+ *     cgroup (a mount id is reused once unmounted, a cgroup id never is);
+ *   - the joined path resolves within that very mount.
+ * Otherwise, or when the cache is being written, mountinfo is read as if
+ * there were no cache. The cache is a seqlock whose writer never waits: a
+ * writer that finds another one at work leaves the cache alone, so there
+ * is no lock, no allocation, and nothing a signal handler could deadlock
+ * on; it holds no file descriptor and only facts checked on use, so it
+ * stays right across fork, unshare and setns (exec starts afresh).
+ */
+#include <fcntl.h>
+#include <string.h>
+
+#include "internal.h"
+#include "syscall.h"
+
+/*
+ * Call fn on each whole line of a file of any length, read in chunks. A
+ * line longer than the chunk is skipped. fn returns 0 to go on, anything
+ * else to stop with that value.
+ */
+static int for_each_line(const char *path, char *buf, size_t size,
+			 int (*fn)(char *line, size_t len, void *ctx),
+			 void *ctx)
+{
+	size_t have = 0;
+	bool skipping = false;
+	int fd, r = 0;
+	ssize_t n;
+
+	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		char *p = buf, *nl;
+
+		n = __lpfd_sys_read(fd, buf + have, size - have);
+		if (n == -EINTR)
+			continue;
+		if (n < 0) {
+			r = (int)n;
+			break;
+		}
+		if (n == 0) {
+			if (have && !skipping)
+				r = fn(buf, have, ctx);
+			break;
+		}
+		have += (size_t)n;
+		while ((nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+			if (!skipping)
+				r = fn(p, (size_t)(nl - p), ctx);
+			skipping = false;
+			p = nl + 1;
+			if (r)
+				goto out;
+		}
+		have -= (size_t)(p - buf);
+		memmove(buf, p, have);
+		if (have == size) {
+			skipping = true;
+			have = 0;
+		}
+	}
+out:
+	__lpfd_sys_close(fd);
+	return r;
+}
+
+/*
+ * Where the cgroup at path (as /proc names it) is, through a cgroup2
+ * mount of root at mnt: 0 and the full path in full, or -ENOENT if the
+ * mount does not hold it or the result would not fit.
+ */
+static int join_cgroup_path(char *full, size_t size, const char *root,
+			    const char *mnt, const char *path)
+{
+	size_t rlen = strcmp(root, "/") == 0 ? 0 : strlen(root);
+	size_t mlen = strcmp(mnt, "/") == 0 ? 0 : strlen(mnt), tail;
+	const char *rest;
+
+	if (strncmp(path, root, rlen) != 0 ||
+	    (path[rlen] != '/' && path[rlen] != '\0'))
+		return -ENOENT;
+	rest = path + rlen;
+	tail = strlen(rest);
+	if (mlen + tail + 2 > size)
+		return -ENOENT;
+	memcpy(full, mnt, mlen);
+	memcpy(full + mlen, rest, tail + 1);
+	if (!full[0])
+		memcpy(full, "/", 2);
+	return 0;
+}
+
+/* The longest root and mount point the cache keeps (longer: not cached). */
+#define CACHE_STR 240
+
+struct cgroup2_mount {
+	uint64_t cgroup_ns; /* inode of the cgroup namespace root was read in */
+	uint64_t root_id;   /* cgroup id of the mount's root */
+	int32_t mnt_id;
+	char root[CACHE_STR]; /* NUL-terminated, as mountinfo shows them */
+	char mnt[CACHE_STR];
+};
+
+struct cgroup_lookup {
+	const char *path;      /* the cgroup, as /proc/<pid>/cgroup names it */
+	char full[__LPFD_PATH_MAX]; /* where it is, through a cgroup2 mount */
+	int mnt_id;
+	bool cacheable;        /* root and mount point fit in m */
+	struct cgroup2_mount m;
+};
+
+static void copy_str(char *dst, const char *src, size_t size, bool *fits)
+{
+	size_t n = strlen(src);
+
+	if (n >= size) {
+		*fits = false;
+		return;
+	}
+	memcpy(dst, src, n + 1);
+}
+
+/* A cgroup2 mount whose root holds the cgroup gives its full path. */
+static int match_cgroup2_mount(char *line, size_t len, void *ctx)
+{
+	struct cgroup_lookup *l = ctx;
+	struct __lpfd_mountinfo mi;
+
+	if (__lpfd_parse_mountinfo_line(line, len, &mi) < 0)
+		return 0;
+	if (join_cgroup_path(l->full, sizeof(l->full), mi.root, mi.mnt,
+			     l->path) < 0)
+		return 0;
+	l->mnt_id = mi.mnt_id;
+	l->cacheable = true;
+	copy_str(l->m.root, mi.root, sizeof(l->m.root), &l->cacheable);
+	copy_str(l->m.mnt, mi.mnt, sizeof(l->m.mnt), &l->cacheable);
+	return 1;
+}
+
+struct lpfd_file_handle {
+	unsigned int handle_bytes;
+	int handle_type;
+	unsigned char f_handle[64];
+};
+
+/*
+ * The cgroup2 id is the cgroup's kernfs node id, which the cgroup file
+ * system hands out as its 8-byte file handle; *mnt_id is the mount the
+ * path led to.
+ */
+static int cgroup_handle(const char *path, uint64_t *id, int *mnt_id)
+{
+	struct lpfd_file_handle fh = { .handle_bytes = sizeof(fh.f_handle) };
+	int r = __lpfd_sys_name_to_handle_at(AT_FDCWD, path, &fh, mnt_id, 0);
+
+	if (r < 0)
+		return r;
+	if (fh.handle_bytes != sizeof(*id))
+		return -ENOENT;
+	memcpy(id, fh.f_handle, sizeof(*id));
+	return 0;
+}
+
+/* The calling thread's cgroup namespace, by the inode /proc names. */
+static int cgroup_ns_of_thread(uint64_t *ino)
+{
+	char link[48];
+	const char *p = link + 8, *end;
+	long long v;
+	ssize_t n;
+
+	n = __lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self/ns/cgroup",
+				  link, sizeof(link));
+	if (n < 0)
+		return (int)n;
+	end = link + n;
+	/* "cgroup:[4026531835]" */
+	if (n < 10 || memcmp(link, "cgroup:[", 8) != 0 || end[-1] != ']' ||
+	    __lpfd_parse_int(&p, end - 1, &v) < 0 || p != end - 1 || v <= 0)
+		return -ENOENT;
+	*ino = (uint64_t)v;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The cache: a seqlock over a few words, copied word by word with relaxed
+ * atomics (the sequence orders them), written only by a writer that turned
+ * the sequence odd itself.
+ */
+#define CACHE_WORDS                                                            \
+	((sizeof(struct cgroup2_mount) + sizeof(uint64_t) - 1) /               \
+	 sizeof(uint64_t))
+
+union cache_words {
+	struct cgroup2_mount m;
+	uint64_t w[CACHE_WORDS];
+};
+
+static unsigned int cache_seq; /* 0: empty; odd: being written */
+static uint64_t cache_data[CACHE_WORDS];
+
+static bool cache_load(struct cgroup2_mount *out)
+{
+	union cache_words u;
+	unsigned int s = __atomic_load_n(&cache_seq, __ATOMIC_ACQUIRE);
+
+	if (s == 0 || (s & 1))
+		return false;
+	for (size_t i = 0; i < CACHE_WORDS; i++)
+		u.w[i] = __atomic_load_n(&cache_data[i], __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&cache_seq, __ATOMIC_RELAXED) != s)
+		return false;
+	*out = u.m;
+	return true;
+}
+
+/*
+ * A writer that finds the sequence odd leaves: another thread, or the
+ * code this signal handler interrupted, is writing. (A fork in the middle
+ * of a write leaves the child's cache odd, hence unused: slower, right.)
+ */
+static void cache_store(const struct cgroup2_mount *m)
+{
+	union cache_words u;
+	unsigned int s = __atomic_load_n(&cache_seq, __ATOMIC_RELAXED);
+
+	if ((s & 1) || !__atomic_compare_exchange_n(&cache_seq, &s, s + 1,
+						    false, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memset(&u, 0, sizeof(u));
+	u.m = *m;
+	for (size_t i = 0; i < CACHE_WORDS; i++)
+		__atomic_store_n(&cache_data[i], u.w[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_seq, s + 2, __ATOMIC_RELEASE);
+}
+
+/* The id of the cgroup at path through the remembered mount, or -ENOENT. */
+static int cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id)
+{
+	struct cgroup2_mount m;
+	char full[__LPFD_PATH_MAX];
+	uint64_t root_id;
+	int mnt_id;
+
+	if (!cache_load(&m) || m.cgroup_ns != cgroup_ns)
+		return -ENOENT;
+	if (join_cgroup_path(full, sizeof(full), m.root, m.mnt, path) < 0)
+		return -ENOENT;
+	if (cgroup_handle(m.mnt, &root_id, &mnt_id) < 0 ||
+	    mnt_id != m.mnt_id || root_id != m.root_id)
+		return -ENOENT;
+	if (cgroup_handle(full, id, &mnt_id) < 0 || mnt_id != m.mnt_id)
+		return -ENOENT;
+	return 0;
+}
+
+/* Remember the mount a lookup went through, if its root checks out. */
+static void remember(struct cgroup_lookup *l, uint64_t cgroup_ns)
+{
+	int mnt_id;
+
+	if (!l->cacheable ||
+	    cgroup_handle(l->m.mnt, &l->m.root_id, &mnt_id) < 0 ||
+	    mnt_id != l->mnt_id)
+		return;
+	l->m.cgroup_ns = cgroup_ns;
+	l->m.mnt_id = l->mnt_id;
+	cache_store(&l->m);
+}
+
+/*
+ * Through the remembered mount if it checks out, else through the first
+ * mount in mountinfo that holds the cgroup. Either way the handle must
+ * come from the very mount the path was built from, or the path led
+ * elsewhere.
+ */
+int __lpfd_read_cgroupid(const char *path, uint64_t *id)
+{
+	char buf[__LPFD_PATH_MAX + 64], chunk[4096];
+	struct cgroup_lookup l = { .mnt_id = -1 };
+	uint64_t cgroup_ns = 0;
+	bool ns_known;
+	int mnt_id, r;
+	ssize_t n;
+
+	n = __lpfd_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	r = __lpfd_parse_cgroup(buf, (size_t)n, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	/* Only this thread changes its cgroup namespace: asking now is enough. */
+	ns_known = cgroup_ns_of_thread(&cgroup_ns) == 0;
+	if (ns_known && cgroupid_cached(buf, cgroup_ns, id) == 0)
+		return 0;
+	l.path = buf;
+	r = for_each_line("/proc/self/mountinfo", chunk, sizeof(chunk),
+			  match_cgroup2_mount, &l);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return -ENOENT;
+	r = cgroup_handle(l.full, id, &mnt_id);
+	if (r < 0)
+		return r;
+	if (mnt_id != l.mnt_id)
+		return -ENOENT;
+	if (ns_known)
+		remember(&l, cgroup_ns);
+	return 0;
+}
