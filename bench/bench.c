@@ -494,26 +494,28 @@ static void add_user_rows(void)
 }
 
 /* What the emulation is made of: each piece of kernel work alone. */
+static int r_k_status, r_k_fdinfo, r_k_signal, r_k_cgroup, r_k_handle;
+
 static void add_kernel_rows(void)
 {
 	static const char g[] = "the kernel work under the emulation";
 
 	add(g, "pread /proc/<child>/status, held open", op_k_status_gen,
 	    T_CHILD, 0, P_NONE, 0);
-	add(g, "open+read+close /proc/<child>/status", op_k_status_read,
-	    T_CHILD, 0, P_NONE, 0);
-	add(g, "open+read+close /proc/self/fdinfo/<pidfd>", op_k_fdinfo_read,
-	    T_CHILD, 0, P_NONE, 0);
+	r_k_status = add(g, "open+read+close /proc/<child>/status",
+			 op_k_status_read, T_CHILD, 0, P_NONE, 0);
+	r_k_fdinfo = add(g, "open+read+close /proc/self/fdinfo/<pidfd>",
+			 op_k_fdinfo_read, T_CHILD, 0, P_NONE, 0);
 	add(g, "readlink /proc/self", op_k_readlink_self, T_SELF, 0, P_NONE,
 	    0);
-	add(g, "pidfd_send_signal(child pidfd, 0)", op_k_signal_pidfd,
-	    T_CHILD, 0, P_NONE, 0);
-	add(g, "open+read+close /proc/self/cgroup", op_k_cgroup_read, T_SELF,
-	    0, P_NONE, 0);
+	r_k_signal = add(g, "pidfd_send_signal(child pidfd, 0)",
+			 op_k_signal_pidfd, T_CHILD, 0, P_NONE, 0);
+	r_k_cgroup = add(g, "open+read+close /proc/self/cgroup",
+			 op_k_cgroup_read, T_SELF, 0, P_NONE, 0);
 	add(g, "readlink /proc/thread-self/ns/cgroup", op_k_readlink_cgns,
 	    T_SELF, 0, P_NONE, 0);
-	add(g, "name_to_handle_at(<cgroup2 dir>)", op_k_name_to_handle,
-	    T_SELF, 0, P_NONE, 0);
+	r_k_handle = add(g, "name_to_handle_at(<cgroup2 dir>)",
+			 op_k_name_to_handle, T_SELF, 0, P_NONE, 0);
 	add(g, "open+read all+close /proc/self/mountinfo",
 	    op_k_mountinfo_read, T_SELF, 0, P_NONE, 0);
 }
@@ -929,12 +931,44 @@ static void print_sentinel_targets(void)
 	}
 }
 
+/*
+ * What no /proc-based answer can go below: the kernel work it cannot
+ * skip, as the sum of the kernel rows' medians, and how close the
+ * library gets to it.
+ */
+static void floor_line(const char *what, double floor, int lib, int native,
+		       int racy_row)
+{
+	printf("%-58s %7.0f ns = %5.1fx %s", what, floor,
+	       floor / rows[native].med, racy_row >= 0 ? "ioctl" : "native");
+	if (racy_row >= 0)
+		printf(", %4.2fx racy parse", floor / rows[racy_row].med);
+	printf("; library %4.2fx this floor\n", rows[lib].med / floor);
+}
+
+static void print_floors(void)
+{
+	double pid_and_creds = rows[r_k_fdinfo].med + rows[r_k_status].med +
+			       rows[r_k_signal].med;
+	double cgroup = rows[r_k_cgroup].med + rows[r_k_handle].med;
+
+	printf("\n%s\n", "floors of the emulation (sums of kernel-row medians)");
+	floor_line("another process: fdinfo + status + signal 0", pid_and_creds,
+		   r_emul[T_CHILD][0], r_ioctl[T_CHILD][0], r_racy[T_CHILD]);
+	floor_line("  +CGROUPID: + cgroup file + name_to_handle_at",
+		   pid_and_creds + cgroup, r_emul[T_CHILD][1],
+		   r_ioctl[T_CHILD][1], r_racy[T_CHILD]);
+	floor_line("PIDFD_SELF +CGROUPID: cgroup file + name_to_handle_at",
+		   cgroup, r_semul[1], r_snative[1], -1);
+}
+
 static void print_targets(void)
 {
 	printf("\n%-66s %8s  %9s  %s\n", "target (median of per-round ratios)",
 	       "ratio", "limit", "result");
 	print_get_info_targets();
 	print_sentinel_targets();
+	print_floors();
 }
 
 /* Where the cgroup2 file system shows our own cgroup (for a kernel row). */
