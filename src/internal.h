@@ -122,6 +122,8 @@ struct __lpfd_status {
 	unsigned int uid[4]; /* real, effective, saved, filesystem */
 	unsigned int gid[4];
 	char state;          /* 'R', 'S', 'Z', ... */
+	int nspid_first;     /* "NSpid:": the pid in procfs's pid namespace, */
+	int nspid_levels;    /* and how many namespaces down to the task's own */
 	unsigned int have;   /* __LPFD_ST_* */
 };
 #define __LPFD_ST_PID   (1u << 0)
@@ -130,7 +132,8 @@ struct __lpfd_status {
 #define __LPFD_ST_UID   (1u << 3)
 #define __LPFD_ST_GID   (1u << 4)
 #define __LPFD_ST_STATE (1u << 5)
-#define __LPFD_ST_ALL   0x3fu
+#define __LPFD_ST_ALL   0x3fu /* all that get_info needs */
+#define __LPFD_ST_NSPID (1u << 6)
 
 /* Longest cgroup path the library resolves; longer ones leave CGROUPID clear. */
 #define __LPFD_PATH_MAX 1024
@@ -165,7 +168,8 @@ int __lpfd_read_status(int pid, struct __lpfd_status *out);
 int __lpfd_read_cgroupid(const char *cgroup_file, uint64_t *id);
 /*
  * 0 if /proc belongs to the caller's pid namespace; -ENOSYS if it is
- * missing or another namespace's, where the emulation cannot answer.
+ * missing or another namespace's, where the emulation cannot answer; or
+ * another -errno (EMFILE, say) if it could not be found out.
  */
 int __lpfd_proc_is_ours(void);
 

@@ -130,6 +130,29 @@ static bool four_ids(const char *v, const char *le, unsigned int ids[4])
 	return true;
 }
 
+/*
+ * "NSpid:": the pid in each pid namespace from procfs's down to the task's
+ * own, at most 32 (the kernel's nesting limit), all well-formed or none.
+ */
+static void nspid(const char *v, const char *le, struct __lpfd_status *out)
+{
+	long long x, first = 0;
+	int levels = 0;
+
+	while (v < le && levels <= 32) {
+		if (!field_int(&v, le, 1, 0x7fffffff, &x))
+			return;
+		if (levels++ == 0)
+			first = x;
+		skip_blanks(&v, le);
+	}
+	if (levels == 0 || levels > 32)
+		return;
+	out->nspid_first = (int)first;
+	out->nspid_levels = levels;
+	out->have |= __LPFD_ST_NSPID;
+}
+
 int __lpfd_parse_status(const char *buf, size_t len, struct __lpfd_status *out)
 {
 	const char *p = buf, *end = buf + len, *line, *v;
@@ -160,6 +183,8 @@ int __lpfd_parse_status(const char *buf, size_t len, struct __lpfd_status *out)
 				out->ppid = (int)x;
 				out->have |= __LPFD_ST_PPID;
 			}
+		} else if (line_value(line, n, "NSpid:", &v)) {
+			nspid(v, le, out);
 		} else if (line_value(line, n, "Uid:", &v)) {
 			if (four_ids(v, le, out->uid))
 				out->have |= __LPFD_ST_UID;

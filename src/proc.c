@@ -4,7 +4,9 @@
  * the stack and raw system calls, so that they are async-signal-safe.
  */
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <string.h>
+#include <sys/vfs.h>
 
 #include "internal.h"
 #include "syscall.h"
@@ -31,6 +33,26 @@ void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 }
 
 /*
+ * Open a file of /proc, making sure that it is procfs's: with /proc not
+ * mounted, a directory of that name may hold anything (under user-mode-linux
+ * hostfs shows the host's own /proc there), whose "fdinfo" and "status"
+ * files would describe other processes. -ENOSYS then.
+ */
+static int open_proc(const char *path)
+{
+	struct statfs sfs;
+	int fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return fd;
+	if (__lpfd_sc(__NR_fstatfs, fd, &sfs, 0, 0, 0, 0) == 0 &&
+	    sfs.f_type == PROC_SUPER_MAGIC)
+		return fd;
+	__lpfd_sys_close(fd);
+	return -ENOSYS;
+}
+
+/*
  * Read a small file whole. If it does not fit, only whole lines are kept,
  * so that a parser never sees a number cut short.
  */
@@ -40,7 +62,7 @@ ssize_t __lpfd_read_file(const char *path, char *buf, size_t size)
 	ssize_t n = 0;
 	int fd;
 
-	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	fd = open_proc(path);
 	if (fd < 0)
 		return fd;
 	while (len + 1 < size) {
@@ -64,11 +86,11 @@ ssize_t __lpfd_read_file(const char *path, char *buf, size_t size)
 
 /*
  * /proc/self/fdinfo/<fd> is missing both for a closed fd and when /proc is
- * not there: fcntl() tells them apart.
+ * not there (or not procfs): fcntl() tells them apart.
  */
 static int missing_fdinfo_errno(int fd, int err)
 {
-	if (err != -ENOENT)
+	if (err != -ENOENT && err != -ENOSYS)
 		return err;
 	if (__lpfd_sys_fcntl(fd, F_GETFD, 0) < 0)
 		return -EBADF;
@@ -76,23 +98,90 @@ static int missing_fdinfo_errno(int fd, int err)
 }
 
 /*
+ * The line of a file that starts with key, whole and NUL-terminated at the
+ * start of buf: its length; -ENODATA if there is none, -ENAMETOOLONG if it
+ * does not fit. The file is read in pieces, so that the lines before it may
+ * be of any length (a status file's "Groups:" can hold thousands of ids).
+ */
+static ssize_t read_key_line(const char *path, const char *key, char *buf,
+			     size_t size)
+{
+	size_t klen = strlen(key), have = 1, keep;
+	ssize_t n, r = -ENODATA;
+	char *hit = NULL, *nl;
+	int fd = open_proc(path);
+
+	if (fd < 0)
+		return fd;
+	buf[0] = '\n'; /* the file starts a line */
+	for (;;) {
+		n = __lpfd_sys_read(fd, buf + have, size - 1 - have);
+		if (n == -EINTR)
+			continue;
+		if (n < 0) {
+			r = n;
+			break;
+		}
+		have += (size_t)n;
+		for (char *p = buf; !hit && (p = memmem(p, have - (size_t)(p - buf),
+							key, klen)); p++)
+			if (p > buf && p[-1] == '\n')
+				hit = p;
+		if (hit) {
+			nl = memchr(hit, '\n', have - (size_t)(hit - buf));
+			if (nl || n == 0) {
+				r = (nl ? nl : buf + have) - hit;
+				memmove(buf, hit, (size_t)r);
+				buf[r] = '\0';
+				break;
+			}
+			if (hit == buf) {
+				r = -ENAMETOOLONG;
+				break;
+			}
+			have -= (size_t)(hit - buf); /* the rest of it comes next */
+			memmove(buf, hit, have);
+			hit = buf;
+			continue;
+		}
+		if (n == 0)
+			break;
+		/* Keep the tail: the key and its newline may straddle two reads. */
+		keep = have < klen + 1 ? have : klen + 1;
+		memmove(buf, buf + have - keep, keep);
+		have = keep;
+	}
+	__lpfd_sys_close(fd);
+	return r;
+}
+
+/*
  * The emulation reads pids through /proc, which speaks for the pid namespace
  * it was mounted in: it must be ours, or every pid read would be another's.
- * /proc/self names us in procfs's namespace, getpid() in ours.
+ * /proc/self exists only where we are visible (our namespace or an
+ * ancestor's), and its "NSpid:" line lists our pid from procfs's namespace
+ * down to ours: one entry, and procfs's is ours. Comparing /proc/self with
+ * getpid() is not enough: a process can have the same pid in its namespace
+ * and in the parent's (by chance, or by clone3's set_tid), and then read
+ * the parent namespace's pids as its own. A kernel without pid namespaces
+ * has no NSpid line, and only one /proc to mount.
  */
 int __lpfd_proc_is_ours(void)
 {
-	char buf[24];
-	const char *p = buf;
-	long long pid;
-	int n;
+	struct __lpfd_status st;
+	char line[512];
+	ssize_t n;
 
-	n = (int)__lpfd_sc(__NR_readlinkat, AT_FDCWD, "/proc/self", buf,
-			   sizeof(buf) - 1, 0, 0);
+	n = read_key_line("/proc/self/status", "NSpid:", line, sizeof(line));
+	if (n == -ENODATA)
+		return 0;
+	if (n == -ENOENT || n == -ENAMETOOLONG || n == -ENOSYS)
+		return -ENOSYS;
 	if (n < 0)
-		return n == -ENOENT ? -ENOSYS : n;
-	if (__lpfd_parse_int(&p, buf + n, &pid) < 0 || p != buf + n ||
-	    pid != __lpfd_sys_getpid())
+		return (int)n;
+	(void)__lpfd_parse_status(line, (size_t)n, &st);
+	if (!(st.have & __LPFD_ST_NSPID) || st.nspid_levels != 1 ||
+	    st.nspid_first != __lpfd_sys_getpid())
 		return -ENOSYS;
 	return 0;
 }

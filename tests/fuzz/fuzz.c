@@ -37,7 +37,10 @@ static void one(const char *buf, size_t len)
 	struct __lpfd_status st;
 
 	CHECK(__lpfd_parse_status(buf, len, &st) == 0);
-	CHECK((st.have & ~__LPFD_ST_ALL) == 0);
+	CHECK((st.have & ~(__LPFD_ST_ALL | __LPFD_ST_NSPID)) == 0);
+	CHECK((st.have & __LPFD_ST_NSPID) ?
+	      st.nspid_levels >= 1 && st.nspid_levels <= 32 &&
+	      st.nspid_first > 0 : !st.nspid_levels && !st.nspid_first);
 	CHECK(st.pid >= 0 && st.tgid >= 0 && st.ppid >= 0);
 	CHECK((st.have & __LPFD_ST_PID) || st.pid == 0);
 	CHECK((st.have & __LPFD_ST_UID) || !(st.uid[0] | st.uid[3]));
