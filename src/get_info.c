@@ -124,7 +124,8 @@ static int newest_errno(int pidfd, int err)
 #define SYSCALL_FRAME inline __attribute__((always_inline))
 
 /* The kernel path on a real pidfd; info and size are valid. */
-static SYSCALL_FRAME int info_native_fd(int pidfd, struct pidfd_info *info, size_t size)
+static SYSCALL_FRAME int info_native_fd(int pidfd, struct pidfd_info *info,
+					size_t size)
 {
 	uint64_t req = info->mask;
 	int r = __lpfd_sys_ioctl(pidfd, info_cmd(size), info);
