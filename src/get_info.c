@@ -239,6 +239,8 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 	if (r < 0)
 		return r;
 	r = __lpfd_read_status(pid, &st);
+	if (r == -ESRCH)
+		return __lpfd_proc_missing_errno(pidfd);
 	if (r < 0)
 		return r;
 	if ((st.have & __LPFD_ST_ALL) != __LPFD_ST_ALL || st.pid != pid ||

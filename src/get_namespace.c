@@ -165,6 +165,21 @@ static int ns_self(const struct __lpfd_target *t, unsigned int cmd,
 	return ns_self_by_pidfd(t, cmd);
 }
 
+/*
+ * ESRCH from open_ns() means that the task has no namespaces left (its ns
+ * directory is still there) or that nothing in its /proc directory can be
+ * found: it is gone, or, while unreaped, /proc hides it from us
+ * (hidepid=2). A directory is no link: readlink() finds it (EINVAL) or not.
+ */
+static bool proc_dir_hidden_or_gone(const char *dir)
+{
+	char path[64], link[8];
+
+	ns_path(path, sizeof(path), dir, "");
+	return __lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) ==
+	       -ENOENT;
+}
+
 /* Another process, by the pid its pidfd's fdinfo gives. */
 static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
 {
@@ -186,6 +201,8 @@ static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
 		return r;
 	__lpfd_proc_path(dir, sizeof(dir), "/proc/", fi.pid, "");
 	fd = open_ns(dir, ns, true);
+	if (fd == -ESRCH && proc_dir_hidden_or_gone(dir))
+		return __lpfd_proc_missing_errno(pidfd);
 	if (fd < 0)
 		return fd;
 	r = __lpfd_pidfd_unreaped(pidfd);

@@ -178,6 +178,12 @@ int __lpfd_proc_is_ours(void);
  * that ends every /proc-based answer: 1 yes, 0 reaped, -errno.
  */
 int __lpfd_pidfd_unreaped(int pidfd);
+/*
+ * The errno for a /proc/<pid> entry found missing for a pidfd's process:
+ * -ESRCH once it is reaped, -EACCES while it is not (/proc hides it from
+ * us: hidepid=2), or -errno of the check.
+ */
+int __lpfd_proc_missing_errno(int pidfd);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int __lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);

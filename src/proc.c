@@ -233,3 +233,17 @@ int __lpfd_pidfd_unreaped(int pidfd)
 		return r;
 	return fi.is_pidfd && fi.pid != -1;
 }
+
+/*
+ * An unreaped process keeps its /proc entry, unless /proc hides it from
+ * the caller (hidepid=2): the kernel's answer for a process one may not
+ * look at is EACCES, and ESRCH would say it is gone.
+ */
+int __lpfd_proc_missing_errno(int pidfd)
+{
+	int r = __lpfd_pidfd_unreaped(pidfd);
+
+	if (r < 0)
+		return r;
+	return r ? -EACCES : -ESRCH;
+}

@@ -174,13 +174,13 @@ static inline pid_t reliab_spawn_gen(struct reliab_gen *g, unsigned int uid,
 
 
 /*
- * Run fn in pid 1 of a new pid namespace with a private mount namespace
- * and a fresh /proc (so that /proc speaks for that namespace), and fail
- * the test unless it exits 0. The calling test process is a forked child
- * of the harness, so unsharing its pid namespace touches nothing else;
- * the mount namespace is the new init's alone.
+ * Run fn in pid 1 of a new pid namespace and fail the test unless it exits
+ * 0. With fresh_proc, the init has a private mount namespace and a /proc
+ * of its own (so that /proc speaks for its namespace); without, it keeps
+ * the parent namespace's /proc. The calling test process is a forked child
+ * of the harness, so unsharing its pid namespace touches nothing else.
  */
-static inline void reliab_in_pidns(void (*fn)(void))
+static inline void reliab_in_pidns(void (*fn)(void), bool fresh_proc)
 {
 	int status;
 	pid_t pid;
@@ -189,9 +189,10 @@ static inline void reliab_in_pidns(void (*fn)(void))
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) != 0 ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-		    mount("proc", "/proc", "proc", 0, NULL) != 0)
+		if (fresh_proc &&
+		    (unshare(CLONE_NEWNS) != 0 ||
+		     mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+		     mount("proc", "/proc", "proc", 0, NULL) != 0))
 			FAIL("private /proc: %s", strerror(errno));
 		fn();
 		fflush(stdout);

@@ -214,7 +214,7 @@ static void torture(void)
 
 TEST_TIMEOUT(reuse_torture_never_answers_for_another_process, 120)
 {
-	reliab_in_pidns(torture);
+	reliab_in_pidns(torture, true);
 }
 
 /* ------------------------------------------------------------------------
@@ -430,5 +430,5 @@ static void mid_call_all(void)
 
 TEST_TIMEOUT(reuse_in_the_middle_of_a_call_gives_esrch, 60)
 {
-	reliab_in_pidns(mid_call_all);
+	reliab_in_pidns(mid_call_all, true);
 }
