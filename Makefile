@@ -1,8 +1,10 @@
 # libpidfd: one non-recursive Makefile, plain GNU make, no configure step.
 #
-#   make                 library (shared and static), pidfd tool, shim
+#   make                 library (shared and static), pidfd tool, shim, examples
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, Linux 6.1
 #   make install         honours PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR DESTDIR
+#   make install-check   install into a scratch DESTDIR, build an example there
+#                        with pkg-config alone, run it, check the file list
 #
 # O= names the build directory, so that variant builds (sanitizers, clang)
 # live side by side: make O=build/clang CC=clang
@@ -33,6 +35,11 @@ LIB_A      := $(O)/libpidfd.a
 CLI_SRCS   := $(sort $(wildcard cli/*.c))
 CLI        := $(O)/pidfd
 
+# Programs a user would copy: built as a user would (their own
+# _GNU_SOURCE, the public header only), run by tests/test-examples.
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
+EXAMPLES   := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
+
 TEST_HARNESS := tests/harness.c tests/util.c
 TEST_SRCS  := $(sort $(wildcard tests/test-*.c))
 TESTS      := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
@@ -43,10 +50,10 @@ COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
 
 .PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml \
-	bench install uninstall clean
+	bench examples install install-check uninstall clean
 .DEFAULT_GOAL := all
 
-all: lib cli compat
+all: lib cli compat examples
 
 lib: $(LIB_SO) $(O)/libpidfd.so.$(SOVERSION) $(O)/libpidfd.so $(LIB_A) \
 	$(O)/libpidfd.pc
@@ -96,6 +103,12 @@ $(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
 
+examples: $(EXAMPLES)
+
+$(O)/examples/%: examples/%.c include/libpidfd.h $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude $(CFLAGS_ALL) -o $@ $< $(LIB_A) $(LDFLAGS)
+
 # Tests link the static library: they may reach the internal parsers and
 # the emulation switch that the shared library hides.
 tests: $(TESTS) $(COMPAT_TESTS)
@@ -107,6 +120,8 @@ $(O)/tests/compat/%: tests/compat/%.c
 	$(CC) -D_GNU_SOURCE $(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
 
 $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
+$(O)/tests/test-examples: $(EXAMPLES)
+$(filter $(O)/tests/test-cli-%,$(TESTS)): $(CLI)
 
 $(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -168,12 +183,22 @@ install: all
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(LIBDIR)/
+	for s in 1 3 7; do \
+		install -d $(DESTDIR)$(MANDIR)/man$$s && \
+		install -m 644 man/*.$$s $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+	done
+
+install-check: all
+	MAKE="$(MAKE)" tests/install-check.sh $(O)
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
 	      $(DESTDIR)$(LIBDIR)/libpidfd.so* $(DESTDIR)$(LIBDIR)/libpidfd.a \
 	      $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc $(DESTDIR)$(BINDIR)/pidfd \
-	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so
+	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so \
+	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1)) \
+	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man3/%,$(wildcard man/*.3)) \
+	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man7/%,$(wildcard man/*.7))
 
 clean:
 	rm -rf $(O)

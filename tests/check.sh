@@ -31,6 +31,9 @@ run_mode() {
 run_mode "$here/run.sh" "$build" native
 run_mode "$here/run.sh" "$build" emulated
 run_mode "$here/uml.sh" "$here/run.sh" "$build" uml
+# Once, needing no kernel: manual pages (lint, sections, one per public
+# function) and the package (make install-check).
+run_mode "$here/static.sh" "$build"
 rm -f "$summary.out"
 echo "# summary:"
 cat "$summary"

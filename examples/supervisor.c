@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * supervisor: start several commands, wait for all of them through pidfds
+ * and report how each one ended.
+ *
+ *   supervisor 'COMMAND' ['COMMAND'...]    (each run by /bin/sh -c)
+ *   supervisor                              (a demonstration set)
+ *
+ * A pidfd names one process for good: unlike a pid it cannot be recycled
+ * while we hold it, and it polls readable when the process exits, so one
+ * poll() waits for any number of children without SIGCHLD handlers.
+ *
+ * Build: cc supervisor.c $(pkg-config --cflags --libs libpidfd)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <libpidfd.h>
+
+static const char *demo[] = {
+	"exit 0",
+	"sleep 0.2; exit 3",
+	"kill -TERM $$",
+	"sleep 0.1",
+};
+
+/* Start one command; its pidfd, or -1. */
+static int start(const char *cmd, pid_t *pid)
+{
+	int fd;
+
+	*pid = fork();
+	if (*pid < 0)
+		return -1;
+	if (*pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	/* Safe: an unreaped child keeps its pid, so this is our child. */
+	fd = libpidfd_open(*pid, 0);
+	if (fd < 0)
+		perror("libpidfd_open");
+	return fd;
+}
+
+static void report(pid_t pid, const char *cmd, const siginfo_t *si)
+{
+	switch (si->si_code) {
+	case CLD_EXITED:
+		printf("%d '%s': exited %d\n", pid, cmd, si->si_status);
+		break;
+	case CLD_KILLED:
+	case CLD_DUMPED:
+		printf("%d '%s': killed by SIG%s%s\n", pid, cmd,
+		       sigabbrev_np(si->si_status),
+		       si->si_code == CLD_DUMPED ? " (core dumped)" : "");
+		break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char **cmds = argc > 1 ? (const char **)argv + 1 : demo;
+	int n = argc > 1 ? argc - 1 : (int)(sizeof(demo) / sizeof(demo[0]));
+	struct pollfd *pfd = calloc((size_t)n, sizeof(*pfd));
+	pid_t *pids = calloc((size_t)n, sizeof(*pids));
+	int left = 0, failed = 0;
+
+	if (!pfd || !pids)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		pfd[i].fd = start(cmds[i], &pids[i]);
+		pfd[i].events = POLLIN;
+		left += pfd[i].fd >= 0;
+	}
+	while (left > 0) {
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("poll");
+			return 1;
+		}
+		for (int i = 0; i < n; i++) {
+			siginfo_t si = { 0 };
+
+			if (pfd[i].fd < 0 || !(pfd[i].revents & POLLIN))
+				continue;
+			/* Reap exactly this child, through its pidfd. */
+			if (libpidfd_waitid(pfd[i].fd, &si, WEXITED, NULL) < 0) {
+				perror("libpidfd_waitid");
+				return 1;
+			}
+			report(pids[i], cmds[i], &si);
+			failed += si.si_code != CLD_EXITED || si.si_status != 0;
+			close(pfd[i].fd);
+			pfd[i].fd = -1; /* poll() skips negative fds */
+			left--;
+		}
+	}
+	printf("%d of %d failed\n", failed, n);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# make install-check: install into a scratch DESTDIR, check the installed
+# file list (and the .so links), build an example there with nothing but
+# pkg-config's flags, and run it and the installed tool.
+#   tests/install-check.sh BUILD_DIR
+set -eu
+build=${1:-build}
+make=${MAKE:-make}
+here=$(cd "$(dirname "$0")/.." && pwd)
+dest=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-install.XXXXXX")
+trap 'rm -rf "$dest"' EXIT
+prefix=/usr/local
+root=$dest$prefix
+
+fail() { echo "install-check: $*" >&2; exit 1; }
+
+$make -s -C "$here" O="$build" DESTDIR="$dest" PREFIX="$prefix" install > /dev/null
+
+# Everything the package must install, and nothing else.
+{
+	printf '%s\n' bin/pidfd include/libpidfd.h lib/libpidfd.a \
+		lib/libpidfd.so lib/libpidfd.so.0 lib/libpidfd.so.0.1.0 \
+		lib/libpidfd-compat.so lib/pkgconfig/libpidfd.pc
+	for p in "$here"/man/*.[137]; do
+		n=$(basename "$p")
+		echo "share/man/man${n##*.}/$n"
+	done
+} | sort > "$dest/want"
+(cd "$root" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort) > "$dest/have"
+diff -u "$dest/want" "$dest/have" || fail "installed files differ from the list above"
+[ -n "$(ls "$here"/man/*.3 2>/dev/null)" ] || fail "no section 3 pages"
+[ "$(readlink "$root/lib/libpidfd.so")" = libpidfd.so.0 ] || fail "libpidfd.so link"
+[ "$(readlink "$root/lib/libpidfd.so.0")" = libpidfd.so.0.1.0 ] || fail "libpidfd.so.0 link"
+readelf -d "$root/lib/libpidfd.so.0.1.0" | grep -q 'SONAME.*\[libpidfd\.so\.0\]' ||
+	fail "soname is not libpidfd.so.0"
+
+# A user's build: pkg-config's flags alone, against the installed tree.
+export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
+flags=$(pkg-config --cflags --libs libpidfd) || fail "pkg-config libpidfd"
+# shellcheck disable=SC2086
+${CC:-cc} -Wall -Werror -o "$dest/supervisor" "$here/examples/supervisor.c" $flags ||
+	fail "example does not build with: $flags"
+LD_LIBRARY_PATH="$root/lib" ldd "$dest/supervisor" | grep -q "$root/lib/libpidfd.so.0" ||
+	fail "example is not linked with the installed libpidfd.so.0"
+out=$(LD_LIBRARY_PATH="$root/lib" "$dest/supervisor" 'exit 0' 'exit 5') && fail "supervisor: exit 0 despite a failure"
+echo "$out" | grep -q "'exit 5': exited 5$" || fail "supervisor said: $out"
+"$root/bin/pidfd" --version | grep -q '^pidfd from libpidfd ' || fail "installed pidfd --version"
+"$root/bin/pidfd" info self > /dev/null || fail "installed pidfd info self"
+echo "install-check: $(wc -l < "$dest/have") files installed as listed; example built with '$flags' and run"
