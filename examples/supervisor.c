@@ -104,5 +104,7 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%d of %d failed\n", failed, n);
+	free(pfd);
+	free(pids);
 	return failed ? 1 : 0;
 }

@@ -195,6 +195,7 @@ static int crash_with_core(const char *dir)
 		if (chdir(dir) || setrlimit(RLIMIT_CORE, &unlimited))
 			_exit(92);
 		prctl(PR_SET_DUMPABLE, 1);
+		signal(SIGSEGV, SIG_DFL); /* not a sanitizer's handler */
 		raise(SIGSEGV);
 		_exit(93);
 	}

@@ -46,6 +46,7 @@ static void victim(enum end e)
 		if (chdir(core_dir) || setrlimit(RLIMIT_CORE, &unlimited))
 			_exit(92);
 		prctl(PR_SET_DUMPABLE, 1);
+		signal(SIGSEGV, SIG_DFL); /* not a sanitizer's handler */
 		raise(SIGSEGV);
 	}
 	_exit(93);
