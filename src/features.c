@@ -51,12 +51,31 @@ static void fill(struct libpidfd_features *f)
 	f->kernel = kernel_mask();
 }
 
+/*
+ * Every probe, run once and cached from then on: one that could not run
+ * (EMFILE, say) gives its error rather than a feature shown as absent.
+ */
+static int probe_all(void)
+{
+	for (int i = 0; i < __LPFD_FEAT_COUNT; i++) {
+		int r = __lpfd_kernel_has_raw((enum __lpfd_feature)i);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int features(struct libpidfd_features *out, size_t size)
 {
 	struct libpidfd_features f;
+	int r;
 
 	if (!out)
 		return -EFAULT;
+	r = probe_all();
+	if (r < 0)
+		return r;
 	memset(&f, 0, sizeof(f));
 	fill(&f);
 	memcpy(out, &f, size < sizeof(f) ? size : sizeof(f));

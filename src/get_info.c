@@ -47,6 +47,27 @@ uint64_t __lpfd_info_supported_mask(void)
 	return m;
 }
 
+/*
+ * The native path turns the kernel's layout and supported mask into the
+ * newest by what the probes found: each must have run (it is cached from
+ * then on), since one that could not run (EMFILE) is not a feature absent.
+ */
+static int info_probes_done(void)
+{
+	static const enum __lpfd_feature probes[] = {
+		__LPFD_FEAT_INFO_EXIT, __LPFD_FEAT_INFO_COREDUMP,
+		__LPFD_FEAT_INFO_SUPPORTED, __LPFD_FEAT_INFO_CODE,
+	};
+
+	for (size_t i = 0; i < __lpfd_array_size(probes); i++) {
+		int r = __lpfd_kernel_has_raw(probes[i]);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static void put_supported(struct pidfd_info *info, size_t size)
 {
 	info->mask |= PIDFD_INFO_SUPPORTED_MASK;
@@ -185,14 +206,22 @@ static void emulate_coredump(struct pidfd_info *k, bool own_process)
 	k->mask |= PIDFD_INFO_COREDUMP;
 }
 
-static void emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
+/*
+ * A cgroup that cannot be resolved leaves the bit clear; running out of
+ * descriptors or memory on the way is an error, not a missing cgroup.
+ */
+static int emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
 {
 	uint64_t id;
+	int r = __lpfd_read_cgroupid(cgroup_file, &id);
 
-	if (__lpfd_read_cgroupid(cgroup_file, &id) == 0) {
+	if (r == -EMFILE || r == -ENFILE || r == -ENOMEM)
+		return r;
+	if (r == 0) {
 		k->cgroupid = id;
 		k->mask |= PIDFD_INFO_CGROUPID;
 	}
+	return 0;
 }
 
 /* The caller itself: every id and credential comes from a system call. */
@@ -212,11 +241,11 @@ static int info_emulated_self(const struct __lpfd_target *t, uint64_t req,
 	k->fsuid = __lpfd_sys_getfsuid();
 	k->fsgid = __lpfd_sys_getfsgid();
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
-	if (req & PIDFD_INFO_CGROUPID)
-		emulate_cgroupid(k, t->kind == __LPFD_TARGET_SELF_THREAD ?
-			"/proc/thread-self/cgroup" : "/proc/self/cgroup");
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, true);
+	if (req & PIDFD_INFO_CGROUPID)
+		return emulate_cgroupid(k, t->kind == __LPFD_TARGET_SELF_THREAD ?
+			"/proc/thread-self/cgroup" : "/proc/self/cgroup");
 	return 0;
 }
 
@@ -256,7 +285,9 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_CGROUPID) {
 		__lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cgroup");
-		emulate_cgroupid(k, path);
+		r = emulate_cgroupid(k, path);
+		if (r < 0)
+			return r;
 	}
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, st.tgid == __lpfd_sys_getpid());
@@ -330,6 +361,9 @@ static SYSCALL_FRAME int get_info(int pidfd, struct pidfd_info *info,
 		return r;
 	if (!r)
 		return info_emulated(&t, info, size);
+	r = info_probes_done();
+	if (r < 0)
+		return r;
 	if (!info || size < PIDFD_INFO_SIZE_VER0)
 		return info_bad_args(&t);
 	return info_native(&t, info, size);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <linux/futex.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -212,11 +213,23 @@ static inline void reliab_in_pidns(void (*fn)(void), bool fresh_proc)
 static inline int reliab_open_fds(uint64_t map[RELIAB_FDS / 64])
 {
 	struct pollfd p[RELIAB_FDS];
-	int n = 0;
+	struct rlimit rl, wide;
+	int n = 0, r;
 
+	/* poll() takes no more entries than the limit, which a test may lower. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return -1;
+	wide = rl;
+	if (wide.rlim_cur < RELIAB_FDS)
+		wide.rlim_cur = RELIAB_FDS;
+	if (wide.rlim_cur != rl.rlim_cur && setrlimit(RLIMIT_NOFILE, &wide) != 0)
+		return -1;
 	for (int i = 0; i < RELIAB_FDS; i++)
 		p[i] = (struct pollfd){ .fd = i, .events = 0 };
-	if (poll(p, RELIAB_FDS, 0) < 0)
+	r = poll(p, RELIAB_FDS, 0);
+	if (wide.rlim_cur != rl.rlim_cur)
+		setrlimit(RLIMIT_NOFILE, &rl);
+	if (r < 0)
 		return -1;
 	memset(map, 0, RELIAB_FDS / 8);
 	for (int i = 0; i < RELIAB_FDS; i++)

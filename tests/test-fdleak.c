@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * File descriptors: every public function, on success and on each error
+ * path, on both library paths, leaves exactly the descriptors it found
+ * (plus the one it returns, if it returns one). And with the descriptor
+ * limit reached (no free descriptor, or only one to three), every call
+ * gives the answer it gives with descriptors to spare, or EMFILE: never
+ * another errno, never other data, never a leak. The limited runs start in
+ * fresh processes, so that the library's kernel probes run there too.
+ */
+#include <libpidfd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/uio.h>
+
+#include "reliab.h"
+#include "util.h"
+
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+
+/* The processes and descriptors the calls are made on. */
+static struct fixture {
+	int live, zombie, reaped, remote, pipe_fd, closed;
+	int own_zombie; /* a zombie child of the process running the calls */
+	pid_t live_pid, reaped_pid;
+} F;
+
+enum { RET_FD = 1, SELF_REL = 2 }; /* returns an fd; answer depends on the caller */
+
+struct call {
+	const char *name;
+	long (*fn)(struct pidfd_info *info);
+	int flags;
+};
+
+static long info_of(int fd, uint64_t mask, size_t size, struct pidfd_info *i)
+{
+	i->mask = mask;
+	return libpidfd_get_info(fd, i, size);
+}
+
+#define INFO(id, fd, mask, size)                                               \
+	static long id(struct pidfd_info *i)                                   \
+	{                                                                      \
+		return info_of(fd, mask, size, i);                             \
+	}
+INFO(info_live, F.live, 0, sizeof(*i))
+INFO(info_live_cg, F.live, PIDFD_INFO_CGROUPID, sizeof(*i))
+INFO(info_live_all, F.live, ~0ULL, sizeof(*i))
+INFO(info_live_v0, F.live, PIDFD_INFO_CGROUPID, PIDFD_INFO_SIZE_VER0)
+INFO(info_live_small, F.live, 0, 32)
+INFO(info_zombie, F.zombie, PIDFD_INFO_EXIT | PIDFD_INFO_CGROUPID, sizeof(*i))
+INFO(info_reaped, F.reaped, 0, sizeof(*i))
+INFO(info_reaped_exit, F.reaped, PIDFD_INFO_EXIT, sizeof(*i))
+INFO(info_remote, F.remote, 0, sizeof(*i))
+INFO(info_pipe, F.pipe_fd, 0, sizeof(*i))
+INFO(info_closed, F.closed, 0, sizeof(*i))
+INFO(info_self, PIDFD_SELF_PROCESS, PIDFD_INFO_CGROUPID | PIDFD_INFO_COREDUMP, sizeof(*i))
+INFO(info_self_thread, PIDFD_SELF_THREAD, PIDFD_INFO_CGROUPID, sizeof(*i))
+INFO(info_bad_value, -5, 0, sizeof(*i))
+
+static long info_null(struct pidfd_info *i)
+{
+	(void)i;
+	return libpidfd_get_info(F.live, NULL, sizeof(*i));
+}
+
+#define GETPID(id, fd)                                                         \
+	static long id(struct pidfd_info *i)                                   \
+	{                                                                      \
+		(void)i;                                                       \
+		return libpidfd_getpid(fd);                                    \
+	}
+GETPID(getpid_live, F.live)
+GETPID(getpid_zombie, F.zombie)
+GETPID(getpid_reaped, F.reaped)
+GETPID(getpid_remote, F.remote)
+GETPID(getpid_pipe, F.pipe_fd)
+GETPID(getpid_closed, F.closed)
+GETPID(getpid_self, PIDFD_SELF_PROCESS)
+GETPID(getpid_bad_value, -7)
+
+#define CALL(id, expr)                                                         \
+	static long id(struct pidfd_info *i)                                   \
+	{                                                                      \
+		(void)i;                                                       \
+		return (long)(expr);                                           \
+	}
+CALL(open_live, libpidfd_open(F.live_pid, 0))
+CALL(open_nonblock, libpidfd_open(F.live_pid, PIDFD_NONBLOCK))
+CALL(open_thread, libpidfd_open(gettid(), PIDFD_THREAD))
+CALL(open_reaped, libpidfd_open(F.reaped_pid, 0))
+CALL(open_bad_pid, libpidfd_open(-3, 0))
+CALL(open_bad_flags, libpidfd_open(F.live_pid, 0x40000000))
+CALL(signal_live, libpidfd_send_signal(F.live, 0, NULL, 0))
+CALL(signal_zombie, libpidfd_send_signal(F.zombie, 0, NULL, 0))
+CALL(signal_reaped, libpidfd_send_signal(F.reaped, 0, NULL, 0))
+CALL(signal_remote, libpidfd_send_signal(F.remote, 0, NULL, 0))
+CALL(signal_pipe, libpidfd_send_signal(F.pipe_fd, 0, NULL, 0))
+CALL(signal_self, libpidfd_send_signal(PIDFD_SELF_PROCESS, 0, NULL, 0))
+CALL(signal_self_thread, libpidfd_send_signal(PIDFD_SELF_THREAD, 0, NULL,
+					      PIDFD_SIGNAL_THREAD))
+CALL(signal_bad_flags, libpidfd_send_signal(F.live, 0, NULL, 0x80))
+CALL(getfd_live, libpidfd_getfd(F.live, 0, 0))
+CALL(getfd_no_such_fd, libpidfd_getfd(F.live, 777, 0))
+CALL(getfd_reaped, libpidfd_getfd(F.reaped, 0, 0))
+CALL(getfd_pipe, libpidfd_getfd(F.pipe_fd, 0, 0))
+CALL(getfd_self_thread, libpidfd_getfd(PIDFD_SELF_THREAD, 0, 0))
+CALL(getfd_self, libpidfd_getfd(PIDFD_SELF_PROCESS, 1, 0))
+CALL(getfd_bad_flags, libpidfd_getfd(F.live, 0, 1))
+CALL(mrelease_live, libpidfd_process_mrelease(F.live, 0))
+CALL(mrelease_reaped, libpidfd_process_mrelease(F.reaped, 0))
+CALL(mrelease_self, libpidfd_process_mrelease(PIDFD_SELF_PROCESS, 0))
+CALL(mrelease_bad_flags, libpidfd_process_mrelease(F.live, 1))
+CALL(ns_live, libpidfd_get_namespace(F.live, PIDFD_GET_UTS_NAMESPACE))
+CALL(ns_live_pid, libpidfd_get_namespace(F.live, PIDFD_GET_PID_NAMESPACE))
+CALL(ns_zombie, libpidfd_get_namespace(F.zombie, PIDFD_GET_NET_NAMESPACE))
+CALL(ns_reaped, libpidfd_get_namespace(F.reaped, PIDFD_GET_MNT_NAMESPACE))
+CALL(ns_remote, libpidfd_get_namespace(F.remote, PIDFD_GET_UTS_NAMESPACE))
+CALL(ns_pipe, libpidfd_get_namespace(F.pipe_fd, PIDFD_GET_UTS_NAMESPACE))
+CALL(ns_self, libpidfd_get_namespace(PIDFD_SELF_PROCESS, PIDFD_GET_USER_NAMESPACE))
+CALL(ns_self_thread, libpidfd_get_namespace(PIDFD_SELF_THREAD, PIDFD_GET_IPC_NAMESPACE))
+CALL(ns_bad_cmd, libpidfd_get_namespace(F.live, 0x12345))
+
+static long madvise_on(int fd, int advice)
+{
+	static char page[4096] __attribute__((aligned(4096)));
+	struct iovec iov = { .iov_base = page, .iov_len = sizeof(page) };
+
+	return libpidfd_process_madvise(fd, &iov, 1, advice, 0);
+}
+CALL(madvise_self, madvise_on(PIDFD_SELF_PROCESS, MADV_COLD))
+CALL(madvise_live, madvise_on(F.live, MADV_COLD))
+CALL(madvise_reaped, madvise_on(F.reaped, MADV_COLD))
+CALL(madvise_bad_advice, madvise_on(F.live, 12345))
+
+static long wait_on(int fd, int options)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return libpidfd_waitid(fd, &si, options, NULL);
+}
+/* WNOWAIT and WNOHANG: no call changes what the next one sees. */
+CALL(wait_live, wait_on(F.live, WEXITED | WNOHANG))
+CALL(wait_zombie, wait_on(F.zombie, WEXITED | WNOWAIT))
+CALL(wait_own_zombie, wait_on(F.own_zombie, WEXITED | WNOWAIT))
+CALL(wait_reaped, wait_on(F.reaped, WEXITED | WNOHANG))
+CALL(wait_self, wait_on(PIDFD_SELF_PROCESS, WEXITED | WNOHANG))
+CALL(wait_pipe, wait_on(F.pipe_fd, WEXITED | WNOHANG))
+CALL(wait_bad_options, wait_on(F.live, 0))
+
+static long features_ok(struct pidfd_info *i)
+{
+	struct libpidfd_features f;
+	long r = libpidfd_features(&f, sizeof(f));
+
+	/* The answer itself goes into the compared bytes. */
+	memcpy(i, &f, sizeof(f) < sizeof(*i) ? sizeof(f) : sizeof(*i));
+	return r;
+}
+CALL(features_null, libpidfd_features(NULL, 64))
+
+#define C(fn, fl) { #fn, fn, fl }
+static const struct call calls[] = {
+	C(info_live, 0), C(info_live_cg, 0), C(info_live_all, 0),
+	C(info_live_v0, 0), C(info_live_small, 0), C(info_zombie, 0),
+	C(info_reaped, 0), C(info_reaped_exit, 0), C(info_remote, 0),
+	C(info_pipe, 0), C(info_closed, 0), C(info_self, SELF_REL),
+	C(info_self_thread, SELF_REL), C(info_bad_value, 0), C(info_null, 0),
+	C(getpid_live, 0), C(getpid_zombie, 0), C(getpid_reaped, 0),
+	C(getpid_remote, 0), C(getpid_pipe, 0), C(getpid_closed, 0),
+	C(getpid_self, SELF_REL), C(getpid_bad_value, 0),
+	C(open_live, RET_FD), C(open_nonblock, RET_FD),
+	C(open_thread, RET_FD), C(open_reaped, 0), C(open_bad_pid, 0),
+	C(open_bad_flags, 0),
+	C(signal_live, 0), C(signal_zombie, 0), C(signal_reaped, 0),
+	C(signal_remote, 0), C(signal_pipe, 0), C(signal_self, 0),
+	C(signal_self_thread, 0), C(signal_bad_flags, 0),
+	C(getfd_live, RET_FD), C(getfd_no_such_fd, 0), C(getfd_reaped, 0),
+	C(getfd_pipe, 0), C(getfd_self_thread, RET_FD), C(getfd_self, RET_FD),
+	C(getfd_bad_flags, 0),
+	C(mrelease_live, 0), C(mrelease_reaped, 0), C(mrelease_self, 0),
+	C(mrelease_bad_flags, 0),
+	C(ns_live, RET_FD), C(ns_live_pid, RET_FD), C(ns_zombie, 0),
+	C(ns_reaped, 0), C(ns_remote, RET_FD), C(ns_pipe, 0),
+	C(ns_self, RET_FD), C(ns_self_thread, RET_FD), C(ns_bad_cmd, 0),
+	C(madvise_self, 0), C(madvise_live, 0), C(madvise_reaped, 0),
+	C(madvise_bad_advice, 0),
+	C(wait_live, 0), C(wait_zombie, 0), C(wait_own_zombie, 0), C(wait_reaped, 0), C(wait_self, 0),
+	C(wait_pipe, 0), C(wait_bad_options, 0),
+	C(features_ok, 0), C(features_null, 0),
+};
+#define NCALLS (sizeof(calls) / sizeof(calls[0]))
+
+struct result {
+	long ret;
+	int err;
+	bool leaked;
+	struct pidfd_info info;
+};
+
+/* One call, its fds counted around it; a returned fd is closed first. */
+static void run_call(const struct call *c, struct result *r)
+{
+	uint64_t before[RELIAB_FDS / 64], after[RELIAB_FDS / 64];
+
+	memset(&r->info, 0, sizeof(r->info));
+	ASSERT_GE(reliab_open_fds(before), 0);
+	errno = 0;
+	r->ret = c->fn(&r->info);
+	r->err = r->ret < 0 ? errno : 0;
+	if ((c->flags & RET_FD) && r->ret >= 0) {
+		ASSERT_TRUE(!(before[r->ret / 64] & (1ULL << (r->ret % 64))));
+		close((int)r->ret);
+		r->ret = 0;
+	}
+	if (c->flags & SELF_REL) {
+		/* Ids of the calling process: the same in every run. */
+		if (r->ret == getpid())
+			r->ret = 1;
+		if (r->info.pid == (uint32_t)getpid() ||
+		    r->info.pid == (uint32_t)gettid())
+			r->info.pid = r->info.tgid = 1;
+	}
+	ASSERT_GE(reliab_open_fds(after), 0);
+	r->leaked = memcmp(before, after, sizeof(before)) != 0;
+}
+
+/* Every call on both paths, results into out[2][NCALLS]. */
+static void run_table(struct result *out)
+{
+	for (int em = 0; em < 2; em++)
+		for (size_t i = 0; i < NCALLS; i++) {
+			reliab_set_path(em);
+			run_call(&calls[i], &out[em * NCALLS + i]);
+		}
+}
+
+static void make_fixtures(void)
+{
+	int p[2];
+
+	/* The harness's process, outside this pid namespace: set by the caller. */
+	F.live_pid = util_spawn(NULL, NULL, &F.live);
+	util_zombie(7, &F.zombie);
+	F.reaped_pid = util_spawn(NULL, NULL, &F.reaped);
+	{
+		siginfo_t si;
+
+		kill(F.reaped_pid, SIGKILL);
+		ASSERT_EQ(waitid(P_PIDFD, (id_t)F.reaped, &si, WEXITED), 0);
+	}
+	ASSERT_EQ(pipe(p), 0);
+	F.pipe_fd = p[0];
+	F.closed = 900;
+}
+
+/*
+ * A fresh process that runs the table under a descriptor limit; warm, it
+ * first makes one call (which probes the kernel for PIDFD_GET_INFO alone),
+ * so that the limit finds some probes done and others not.
+ */
+static void limited_run(struct result *out, int spare, bool warm)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct rlimit rl;
+		int lowest;
+
+		util_zombie(3, &F.own_zombie);
+		if (warm)
+			ASSERT_EQ(libpidfd_getpid(F.live), F.live_pid);
+		lowest = dup(0);
+		ASSERT_GE(lowest, 0);
+		close(lowest);
+		ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &rl), 0);
+		rl.rlim_cur = (rlim_t)(lowest + spare);
+		ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &rl), 0);
+		run_table(out);
+		fflush(stdout);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_EQ(status, 0);
+}
+
+/* Runs: the reference, then 0 to 3 spare descriptors, cold and warm. */
+#define RUNS 9
+#define SPARE(run) (((run) - 1) % 4)
+
+static void fdleak_all(void)
+{
+	size_t n = 2 * NCALLS;
+	struct result *ref = mmap(NULL, RUNS * n * sizeof(*ref),
+				  PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int failures = 0, emfile = 0;
+
+	ASSERT_TRUE(ref != MAP_FAILED);
+	make_fixtures();
+	/* The reference: a fresh process with descriptors to spare. */
+	limited_run(ref, 64, false);
+	for (int run = 1; run < RUNS; run++)
+		limited_run(ref + (size_t)run * n, SPARE(run), run > 4);
+	for (int run = 0; run < RUNS; run++)
+		for (size_t i = 0; i < n; i++) {
+			const struct result *r = &ref[(size_t)run * n + i];
+			const struct result *want = &ref[i];
+			const char *name = calls[i % NCALLS].name;
+			const char *path = i < NCALLS ? "native" : "emulated";
+
+			if (r->leaked) {
+				printf("# %s (%s path, %d spare fds): fd leak\n",
+				       name, path, SPARE(run));
+				failures++;
+			}
+			if (run == 0)
+				continue;
+			if (r->ret == -1 && r->err == EMFILE) {
+				emfile++;
+				continue;
+			}
+			if (r->ret != want->ret || r->err != want->err ||
+			    memcmp(&r->info, &want->info, sizeof(r->info))) {
+				printf("# %s (%s path, %d spare fds): %ld/%s, "
+				       "with fds to spare %ld/%s\n", name, path,
+				       SPARE(run), r->ret, strerrorname_np(r->err),
+				       want->ret, strerrorname_np(want->err));
+				failures++;
+			}
+		}
+	printf("# %zu calls x 2 paths x %d limits, %d gave EMFILE\n", NCALLS,
+	       RUNS, emfile);
+	ASSERT_EQ(failures, 0);
+	ASSERT_TRUE(emfile > 0);
+	util_kill_reap(F.live);
+}
+
+TEST_TIMEOUT(every_function_leaks_no_fd_and_says_emfile_or_right, 60)
+{
+	/* Opened here, it names a process outside the namespace below. */
+	F.remote = libpidfd_open(getpid(), 0);
+	ASSERT_GE(F.remote, 0);
+	reliab_in_pidns(fdleak_all, true);
+}
