@@ -8,6 +8,8 @@
 set -u
 build=${1:?build dir}
 mode=${2:?mode}
+# RUN_LABEL names the run in the output (asan-native, say); TEST_MODE stays.
+label=${RUN_LABEL:-$mode}
 export TEST_MODE="$mode"
 unset LIBPIDFD_EMULATE
 [ "$mode" = emulated ] && export LIBPIDFD_EMULATE=1
@@ -20,16 +22,16 @@ for t in "$build"/tests/test-*; do
 	name=$(basename "$t")
 	"$t" > "$log" 2>&1
 	rc=$?
-	sed "s/^/[$mode] $name: /" "$log"
+	sed "s/^/[$label] $name: /" "$log"
 	p=$(grep -c '^ok ' "$log")
 	f=$(grep -c '^not ok ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "[$mode] $name: not ok - binary exited $rc"
+		echo "[$label] $name: not ok - binary exited $rc"
 		f=1
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
 done
 rm -f "$log"
-echo "# $mode: $passed passed, $failed failed"
+echo "# $label: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
