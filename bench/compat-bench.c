@@ -41,7 +41,7 @@ static const char *const op_name[OP_COUNT] = {
 	"ioctl(PIDFD_GET_INFO), native",
 };
 
-static void die(const char *what)
+static void __attribute__((noreturn)) die(const char *what)
 {
 	fprintf(stderr, "compat-bench: %s: %s\n", what, strerror(errno));
 	exit(1);
