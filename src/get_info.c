@@ -6,10 +6,10 @@
  * the command as the kernel's extensible-struct rules want, then the
  * running kernel's layout and errno brought to the newest kernel's.
  *
- * Emulated: the pid from /proc/self/fdinfo, the rest from /proc/<pid>, and
- * last a check through the pidfd that the process is still unreaped: until
- * then its pid cannot have been reused, so nothing read can describe
- * another process.
+ * Emulated: the pid from /proc/thread-self/fdinfo, the rest from
+ * /proc/<pid>, and last a check through the pidfd that the process is
+ * still unreaped: until then its pid cannot have been reused, so nothing
+ * read can describe another process.
  */
 #include <string.h>
 #include <sys/prctl.h>

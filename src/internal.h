@@ -159,7 +159,7 @@ int __lpfd_parse_int(const char **p, const char *end, long long *out);
 
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
 ssize_t __lpfd_read_file(const char *path, char *buf, size_t size);
-/* Format "/proc/<pid>/<name>" or "/proc/self/fdinfo/<fd>" into buf. */
+/* Format "/proc/<pid>/<name>" or "/proc/thread-self/fdinfo/<fd>" into buf. */
 void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 		      const char *post);
 int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out);

@@ -186,12 +186,17 @@ int __lpfd_proc_is_ours(void)
 	return 0;
 }
 
+/*
+ * The calling thread's file table, which after unshare(CLONE_FILES) is not
+ * the leader's that /proc/self/fdinfo shows: there the same number may
+ * name another process's pidfd.
+ */
 int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out)
 {
 	char path[48], buf[512];
 	ssize_t n;
 
-	__lpfd_proc_path(path, sizeof(path), "/proc/self/fdinfo/", fd, "");
+	__lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fdinfo/", fd, "");
 	n = __lpfd_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return missing_fdinfo_errno(fd, (int)n);

@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The library where it is used: many threads at once while the targets
+ * die, signal handlers that interrupt a call in progress, a child right
+ * after fork() (no state of the parent's may leak into its answers), a
+ * thread with a file table of its own (unshare(CLONE_FILES)), and a
+ * program after exec. Both library paths, every mode.
+ */
+#include <libpidfd.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+
+#include "reliab.h"
+#include "util.h"
+
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+
+#define UID_BASE 7000u
+
+static void become(void *arg)
+{
+	unsigned int uid = (unsigned int)(uintptr_t)arg;
+
+	if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		_exit(97);
+}
+
+/* ------------------------------------------------------------------------
+ * Threads: every function, on shared pidfds and on each thread's own,
+ * while the main thread kills and reaps the targets one by one.
+ */
+#define TARGETS 6
+#define THREADS 6
+
+static struct {
+	int fd[TARGETS];
+	pid_t pid[TARGETS];
+	int stop;
+	int wrong;
+	char first[200];
+} S;
+
+static void wrong(const char *what, int i, long r, int err)
+{
+	if (__atomic_fetch_add(&S.wrong, 1, __ATOMIC_SEQ_CST) == 0)
+		snprintf(S.first, sizeof(S.first), "%s on target %d: %ld %s",
+			 what, i, r, strerrorname_np(err));
+}
+
+/* r is the answer for target i, alive or gone. */
+static void check_gone_or(const char *what, int i, long r, long ok, int err)
+{
+	if (r == ok || (r == -1 && err == ESRCH))
+		return;
+	wrong(what, i, r, err);
+}
+
+static void calls_on(int fd, int i)
+{
+	/* Mapped in the targets too: they are forks of this process. */
+	static char page[4096] __attribute__((aligned(4096)));
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+	struct iovec iov = { .iov_base = page, .iov_len = sizeof(page) };
+	siginfo_t si;
+	long r;
+
+	r = libpidfd_get_info(fd, &info, sizeof(info));
+	if (r == 0 && (info.pid != (uint32_t)S.pid[i] ||
+		       info.ruid != UID_BASE + (unsigned)i))
+		wrong("get_info data", i, info.pid, 0);
+	check_gone_or("get_info", i, r, 0, errno);
+	r = libpidfd_getpid(fd);
+	check_gone_or("getpid", i, r, S.pid[i], errno);
+	r = libpidfd_send_signal(fd, 0, NULL, 0);
+	check_gone_or("send_signal", i, r, 0, errno);
+	r = libpidfd_get_namespace(fd, PIDFD_GET_UTS_NAMESPACE);
+	if (r >= 0)
+		close((int)r);
+	check_gone_or("get_namespace", i, r < 0 ? r : 0, 0, errno);
+	/* A zombie has no file table left: EBADF. */
+	r = libpidfd_getfd(fd, 0, 0);
+	if (r >= 0)
+		close((int)r);
+	if (!(r >= 0 || (r == -1 && (errno == ESRCH || errno == EBADF))))
+		wrong("getfd", i, r, errno);
+	/* Live: EINVAL; a zombie without memory: 0; reaped: ESRCH. */
+	r = libpidfd_process_mrelease(fd, 0);
+	if (!(r == 0 || (r == -1 && (errno == EINVAL || errno == ESRCH))))
+		wrong("process_mrelease", i, r, errno);
+	/* A child of this process (any thread's): 0 until reaped, then ECHILD. */
+	memset(&si, 0, sizeof(si));
+	r = libpidfd_waitid(fd, &si, WEXITED | WNOHANG | WNOWAIT, NULL);
+	if (!(r == 0 || (r == -1 && errno == ECHILD)))
+		wrong("waitid", i, r, errno);
+	r = libpidfd_process_madvise(fd, &iov, 1, MADV_COLD, 0);
+	if (!(r >= 0 || (r == -1 && errno == ESRCH)))
+		wrong("process_madvise", i, r, errno);
+}
+
+static void self_calls(void)
+{
+	struct pidfd_info info = { .mask = 0 };
+	struct libpidfd_features f;
+	int r;
+
+	r = libpidfd_get_info(PIDFD_SELF_THREAD, &info, sizeof(info));
+	if (r != 0 || info.pid != (uint32_t)gettid() ||
+	    info.tgid != (uint32_t)getpid())
+		wrong("get_info(PIDFD_SELF_THREAD)", -1, r, errno);
+	if (libpidfd_getpid(PIDFD_SELF_THREAD) != gettid())
+		wrong("getpid(PIDFD_SELF_THREAD)", -1, r, errno);
+	if (libpidfd_send_signal(PIDFD_SELF_THREAD, 0, NULL, 0) != 0)
+		wrong("send_signal(PIDFD_SELF_THREAD)", -1, -1, errno);
+	if (libpidfd_features(&f, sizeof(f)) != 0 || f.open != LIBPIDFD_NATIVE)
+		wrong("features", -1, -1, errno);
+}
+
+/* Threads are created inside the namespace init, a process of their own. */
+static void *hammer(void *arg)
+{
+	unsigned int seed = (unsigned int)(uintptr_t)arg;
+
+	while (!__atomic_load_n(&S.stop, __ATOMIC_SEQ_CST)) {
+		unsigned int x = rand_r(&seed);
+		int i = (int)(x % TARGETS), own;
+
+		reliab_set_path((x >> 8) & 1);
+		calls_on(S.fd[i], i);
+		/* A pidfd of this thread's own, opened now: live or ESRCH. */
+		own = libpidfd_open(S.pid[i], 0);
+		if (own >= 0) {
+			calls_on(own, i);
+			close(own);
+		} else if (errno != ESRCH) {
+			wrong("open", i, own, errno);
+		}
+		self_calls();
+	}
+	return NULL;
+}
+
+static void threads_while_targets_exit(void)
+{
+	pthread_t th[THREADS];
+	int before = reliab_count_fds();
+
+	for (int i = 0; i < TARGETS; i++)
+		S.pid[i] = util_spawn(become, (void *)(uintptr_t)(UID_BASE + i),
+				      &S.fd[i]);
+	for (int t = 0; t < THREADS; t++)
+		ASSERT_EQ(pthread_create(&th[t], NULL, hammer,
+					 (void *)(uintptr_t)(t + 1)), 0);
+	for (int i = 0; i < TARGETS; i++) {
+		siginfo_t si;
+
+		usleep(20000);
+		kill(S.pid[i], SIGKILL);
+		usleep(5000); /* a zombie for a while */
+		ASSERT_EQ(waitid(P_PIDFD, (id_t)S.fd[i], &si, WEXITED), 0);
+	}
+	usleep(20000);
+	__atomic_store_n(&S.stop, 1, __ATOMIC_SEQ_CST);
+	for (int t = 0; t < THREADS; t++)
+		pthread_join(th[t], NULL);
+	if (S.wrong)
+		FAIL("%d wrong answers, the first: %s", S.wrong, S.first);
+	for (int i = 0; i < TARGETS; i++)
+		close(S.fd[i]);
+	ASSERT_EQ(reliab_count_fds(), before);
+}
+
+TEST_TIMEOUT(threads_call_everything_while_targets_exit, 60)
+{
+	/* In a pid namespace of its own, so that no pid is reused meanwhile. */
+	reliab_in_pidns(threads_while_targets_exit, true);
+}
+
+/* ------------------------------------------------------------------------
+ * Signal handlers: a thread keeps signalling the main thread, whose
+ * handler calls the library while the main thread is itself in the middle
+ * of library calls.
+ */
+static struct {
+	int fd;
+	pid_t pid;
+	volatile sig_atomic_t handled, bad;
+	int stop;
+} H;
+
+static void handler(int sig)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+	int saved = errno;
+
+	(void)sig;
+	if (libpidfd_get_info(H.fd, &info, sizeof(info)) != 0 ||
+	    info.pid != (uint32_t)H.pid || info.ruid != UID_BASE)
+		H.bad = 1;
+	if (libpidfd_getpid(PIDFD_SELF_THREAD) != gettid() ||
+	    libpidfd_getpid(H.fd) != H.pid)
+		H.bad = 2;
+	if (libpidfd_send_signal(H.fd, 0, NULL, 0) != 0)
+		H.bad = 3;
+	if (errno != saved)
+		H.bad = 4; /* success leaves errno alone */
+	H.handled++;
+}
+
+static void *pester(void *arg)
+{
+	pthread_t main_thread = *(pthread_t *)arg;
+
+	while (!__atomic_load_n(&H.stop, __ATOMIC_SEQ_CST)) {
+		pthread_kill(main_thread, SIGUSR1);
+		usleep(200);
+	}
+	return NULL;
+}
+
+TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
+{
+	struct sigaction sa = { .sa_handler = handler };
+	pthread_t self = pthread_self(), th;
+	int rounds = strcmp(harness_mode(), "uml") == 0 ? 300 : 3000;
+
+	H.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &H.fd);
+	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
+	ASSERT_EQ(pthread_create(&th, NULL, pester, &self), 0);
+	for (int i = 0; i < rounds && !H.bad; i++) {
+		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+		reliab_set_path(i & 1);
+		errno = 0;
+		if (libpidfd_get_info(H.fd, &info, sizeof(info)) != 0) {
+			/* A handler ran inside: EINTR is no answer of ours. */
+			FAIL("get_info: %s", strerrorname_np(errno));
+		}
+		ASSERT_EQ(info.pid, H.pid);
+		ASSERT_EQ(info.ruid, UID_BASE);
+		ASSERT_EQ(libpidfd_getpid(H.fd), H.pid);
+	}
+	__atomic_store_n(&H.stop, 1, __ATOMIC_SEQ_CST);
+	pthread_join(th, NULL);
+	printf("# %d handler runs\n", (int)H.handled);
+	ASSERT_EQ(H.bad, 0);
+	ASSERT_TRUE(H.handled > 0);
+	util_kill_reap(H.fd);
+}
+
+/* ------------------------------------------------------------------------
+ * fork(): the child's answers are its own, whatever the parent had done
+ * (and cached) before, even when the child changes namespaces and
+ * cgroups at once.
+ */
+static void fork_child_checks(pid_t parent, uint64_t parent_uts)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+	char dir[512];
+	const char *m = util_cgroup2_mount();
+	struct stat st;
+	int ns, fd;
+
+	for (int em = 0; em < 2; em++) {
+		reliab_set_path(em);
+		ASSERT_EQ(libpidfd_getpid(PIDFD_SELF_PROCESS), getpid());
+		ASSERT_EQ(libpidfd_getpid(PIDFD_SELF_THREAD), getpid());
+		ASSERT_EQ(libpidfd_get_info(PIDFD_SELF_PROCESS, &info,
+					    sizeof(info)), 0);
+		ASSERT_EQ(info.pid, getpid());
+		ASSERT_EQ(info.ppid, parent);
+	}
+	/* A namespace and a cgroup of its own. */
+	ASSERT_EQ(unshare(CLONE_NEWUTS), 0);
+	snprintf(dir, sizeof(dir), "%s/libpidfd-fork-%d", m, getpid());
+	ASSERT_EQ(mkdir(dir, 0755), 0);
+	{
+		char procs[600], pid[16];
+		int p;
+
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+		snprintf(pid, sizeof(pid), "%d", getpid());
+		p = open(procs, O_WRONLY);
+		ASSERT_GE(p, 0);
+		ASSERT_EQ(write(p, pid, strlen(pid)), (ssize_t)strlen(pid));
+		close(p);
+	}
+	for (int em = 0; em < 2; em++) {
+		reliab_set_path(em);
+		ns = libpidfd_get_namespace(PIDFD_SELF_PROCESS,
+					    PIDFD_GET_UTS_NAMESPACE);
+		ASSERT_GE(ns, 0);
+		ASSERT_EQ(fstat(ns, &st), 0);
+		ASSERT_NE(st.st_ino, parent_uts);
+		close(ns);
+		memset(&info, 0, sizeof(info));
+		info.mask = PIDFD_INFO_CGROUPID;
+		ASSERT_EQ(libpidfd_get_info(PIDFD_SELF_PROCESS, &info,
+					    sizeof(info)), 0);
+		ASSERT_TRUE(info.mask & PIDFD_INFO_CGROUPID);
+		ASSERT_EQ(info.cgroupid, util_cgroup_id(dir));
+		fd = libpidfd_open(getpid(), 0);
+		ASSERT_GE(fd, 0);
+		memset(&info, 0, sizeof(info));
+		info.mask = PIDFD_INFO_CGROUPID;
+		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
+		ASSERT_EQ(info.cgroupid, util_cgroup_id(dir));
+		close(fd);
+	}
+	/* Back to the parent's cgroup, so that the directory can go. */
+	{
+		char procs[600], pid[16];
+		int p;
+
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", m);
+		snprintf(pid, sizeof(pid), "%d", getpid());
+		p = open(procs, O_WRONLY);
+		if (p >= 0) {
+			if (write(p, pid, strlen(pid)) < 0)
+				FAIL("cgroup.procs: %s", strerror(errno));
+			close(p);
+		}
+		rmdir(dir);
+	}
+}
+
+TEST(calls_right_after_fork_answer_for_the_child)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+	struct stat st;
+	int ns, status;
+	pid_t child;
+
+	/* Every cache the library has, warmed in the parent. */
+	for (int em = 0; em < 2; em++) {
+		reliab_set_path(em);
+		ASSERT_EQ(libpidfd_get_info(PIDFD_SELF_PROCESS, &info,
+					    sizeof(info)), 0);
+		ns = libpidfd_get_namespace(PIDFD_SELF_PROCESS,
+					    PIDFD_GET_UTS_NAMESPACE);
+		ASSERT_GE(ns, 0);
+		ASSERT_EQ(fstat(ns, &st), 0);
+		close(ns);
+	}
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		fork_child_checks(getppid(), st.st_ino);
+		fflush(stdout);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(child, &status, 0), child);
+	ASSERT_EQ(status, 0);
+}
+
+/* ------------------------------------------------------------------------
+ * unshare(CLONE_FILES): a thread with a file table of its own asks about
+ * a pidfd in it, while the same number names another process's pidfd in
+ * the rest of the process.
+ */
+struct own_table {
+	int number;      /* the same fd number in both tables */
+	pid_t mine;      /* the process behind it in the thread's table */
+	pid_t theirs;    /* and in the process's */
+	int ok;
+};
+
+static void *with_own_table(void *arg)
+{
+	struct own_table *o = arg;
+	int fd;
+
+	if (unshare(CLONE_FILES) != 0)
+		return NULL;
+	fd = libpidfd_open(o->mine, 0);
+	if (fd < 0 || dup2(fd, o->number) != o->number)
+		return NULL;
+	close(fd);
+	for (int em = 0; em < 2; em++) {
+		struct pidfd_info info = { .mask = 0 };
+
+		reliab_set_path(em);
+		if (libpidfd_getpid(o->number) != o->mine)
+			return NULL;
+		if (libpidfd_get_info(o->number, &info, sizeof(info)) != 0 ||
+		    info.pid != (uint32_t)o->mine ||
+		    info.ruid != UID_BASE + 1)
+			return NULL;
+		fd = libpidfd_get_namespace(o->number, PIDFD_GET_UTS_NAMESPACE);
+		if (fd < 0)
+			return NULL;
+		close(fd);
+		if (libpidfd_send_signal(o->number, 0, NULL, 0) != 0)
+			return NULL;
+	}
+	o->ok = 1;
+	return NULL;
+}
+
+TEST(thread_with_its_own_file_table_is_answered_from_it)
+{
+	struct own_table o = { .number = 200 };
+	int mine, theirs;
+	pthread_t th;
+
+	o.mine = util_spawn(become, (void *)(uintptr_t)(UID_BASE + 1), &mine);
+	o.theirs = util_spawn(become, (void *)(uintptr_t)(UID_BASE + 2), &theirs);
+	ASSERT_EQ(dup2(theirs, o.number), o.number);
+	ASSERT_EQ(pthread_create(&th, NULL, with_own_table, &o), 0);
+	ASSERT_EQ(pthread_join(th, NULL), 0);
+	ASSERT_EQ(o.ok, 1);
+	/* And the process's own table still answers for its own pidfd. */
+	for (int em = 0; em < 2; em++) {
+		reliab_set_path(em);
+		ASSERT_EQ(libpidfd_getpid(o.number), o.theirs);
+	}
+	util_kill_reap(mine);
+	util_kill_reap(theirs);
+}
+
+/* ------------------------------------------------------------------------
+ * exec: a pidfd inherited across exec, asked about by the new program
+ * (this test binary again, running this very test with the environment
+ * telling it so), in the caller's mode and on both paths.
+ */
+#define EXEC_ENV "LIBPIDFD_TEST_EXEC"
+
+static void after_exec(const char *how)
+{
+	int fd, pid, uid;
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+	ASSERT_EQ(sscanf(how, "%d %d %d", &fd, &pid, &uid), 3);
+	for (int em = 0; em < 2; em++) {
+		reliab_set_path(em);
+		ASSERT_EQ(libpidfd_getpid(fd), pid);
+		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
+		ASSERT_EQ(info.pid, pid);
+		ASSERT_EQ(info.ruid, uid);
+		ASSERT_EQ(libpidfd_getpid(PIDFD_SELF_PROCESS), getpid());
+		ASSERT_EQ(libpidfd_send_signal(fd, 0, NULL, 0), 0);
+	}
+}
+
+TEST(calls_after_exec_on_an_inherited_pidfd)
+{
+	const char *how = getenv(EXEC_ENV);
+	char env[64], self[4096];
+	int fd, status;
+	pid_t pid, child;
+	ssize_t n;
+
+	if (how) {
+		after_exec(how);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ASSERT_GE(n, 1);
+	self[n] = '\0';
+	pid = util_spawn(become, (void *)(uintptr_t)(UID_BASE + 3), &fd);
+	/* The library's pidfds are close-on-exec; this one is passed on. */
+	ASSERT_EQ(fcntl(fd, F_SETFD, 0), 0);
+	snprintf(env, sizeof(env), "%d %d %u", fd, pid, UID_BASE + 3);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		setenv(EXEC_ENV, env, 1);
+		execl(self, self, "calls_after_exec_on_an_inherited_pidfd",
+		      (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(waitpid(child, &status, 0), child);
+	ASSERT_EQ(status, 0);
+	util_kill_reap(fd);
+}
