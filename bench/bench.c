@@ -659,7 +659,7 @@ static const struct {
 	SC(kill), SC(rt_sigqueueinfo), SC(rt_tgsigqueueinfo), SC(prctl),
 	SC(statx), SC(pread64), SC(pidfd_open), SC(pidfd_send_signal),
 	SC(pidfd_getfd), SC(process_madvise), SC(dup), SC(dup3),
-	SC(rt_sigprocmask), SC(kcmp), SC(open),
+	SC(rt_sigprocmask), SC(kcmp), SC(open), SC(fstatfs), SC(statfs),
 };
 
 static const char *sc_name(long nr, char *buf, size_t size)
