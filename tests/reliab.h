@@ -204,6 +204,25 @@ static inline void reliab_in_pidns(void (*fn)(void), bool fresh_proc)
 		FAIL("pid namespace init failed (status 0x%x)", status);
 }
 
+/* Run fn in a forked child with a private mount namespace; it must exit 0. */
+static inline void reliab_in_private_mounts(void (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+			FAIL("private mounts: %s", strerror(errno));
+		fn();
+		fflush(stdout);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_EQ(status, 0);
+}
+
 /*
  * Which file descriptors below 1024 are open, as a bitmap, found in one
  * poll() (POLLNVAL marks a closed one) without /proc, which may be gone,

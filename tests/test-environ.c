@@ -86,25 +86,6 @@ static void expect_self_works(void)
 	}
 }
 
-/* Run fn in a forked child with a private mount namespace; it must exit 0. */
-static void in_private_mounts(void (*fn)(void))
-{
-	int status;
-	pid_t pid = fork();
-
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-			FAIL("private mounts: %s", strerror(errno));
-		fn();
-		fflush(stdout);
-		_exit(0);
-	}
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	ASSERT_EQ(status, 0);
-}
-
 /* ------------------------------------------------------------------------
  * No /proc at all: the kernel's path answers, the emulation says ENOSYS.
  */
@@ -138,7 +119,7 @@ static void no_proc(void)
 
 TEST(proc_not_mounted_gives_enosys_or_the_right_answer)
 {
-	in_private_mounts(no_proc);
+	reliab_in_private_mounts(no_proc);
 }
 
 /*
@@ -181,7 +162,7 @@ static void forged_proc(void)
 
 TEST(proc_forged_on_another_file_system_is_not_believed)
 {
-	in_private_mounts(forged_proc);
+	reliab_in_private_mounts(forged_proc);
 }
 
 /* ------------------------------------------------------------------------
@@ -293,7 +274,7 @@ static void descendant_proc(void)
 
 TEST(proc_of_a_child_pid_namespace_gives_enosys)
 {
-	in_private_mounts(descendant_proc);
+	reliab_in_private_mounts(descendant_proc);
 }
 
 /* ------------------------------------------------------------------------
@@ -341,7 +322,7 @@ static void hidepid(void)
 
 TEST(proc_with_hidepid_seen_unprivileged_never_misleads)
 {
-	in_private_mounts(hidepid);
+	reliab_in_private_mounts(hidepid);
 }
 
 /* ------------------------------------------------------------------------
@@ -411,5 +392,5 @@ static void no_cgroup2(void)
 
 TEST(no_cgroup2_mount_leaves_cgroupid_clear_never_wrong)
 {
-	in_private_mounts(no_cgroup2);
+	reliab_in_private_mounts(no_cgroup2);
 }

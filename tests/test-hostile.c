@@ -198,6 +198,26 @@ static void move_to(const char *dir, pid_t pid)
 }
 
 /*
+ * On both paths: the target's own pid, and the id of the cgroup in dir, or
+ * (unless must_have) the bit clear where the kernel does not answer.
+ */
+static void expect_cgroupid(int fd, pid_t pid, const char *dir, bool must_have)
+{
+	for (int em = 0; em < 2; em++) {
+		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+		reliab_set_path(em);
+		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
+		ASSERT_EQ(info.pid, pid);
+		if (info.mask & PIDFD_INFO_CGROUPID)
+			ASSERT_EQ(info.cgroupid, util_cgroup_id(dir));
+		else
+			ASSERT_TRUE(!must_have &&
+				    (em || !util_have_native_info()));
+	}
+}
+
+/*
  * A cgroup path longer than the library resolves: the emulation leaves
  * PIDFD_INFO_CGROUPID clear, never a wrong id.
  */
@@ -205,7 +225,6 @@ TEST(cgroup_path_longer_than_resolved)
 {
 	char dir[4096], name[201];
 	const char *m = util_cgroup2_mount();
-	struct pidfd_info info;
 	size_t depth = 0;
 	pid_t pid;
 	int fd;
@@ -222,17 +241,7 @@ TEST(cgroup_path_longer_than_resolved)
 	}
 	pid = util_spawn(NULL, NULL, &fd);
 	move_to(dir, pid);
-	for (int em = 0; em < 2; em++) {
-		memset(&info, 0, sizeof(info));
-		info.mask = PIDFD_INFO_CGROUPID;
-		reliab_set_path(em);
-		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
-		ASSERT_EQ(info.pid, pid);
-		if (info.mask & PIDFD_INFO_CGROUPID)
-			ASSERT_EQ(info.cgroupid, util_cgroup_id(dir));
-		else
-			ASSERT_TRUE(em || !util_have_native_info());
-	}
+	expect_cgroupid(fd, pid, dir, false);
 	util_kill_reap(fd);
 	for (; depth; depth--) {
 		ASSERT_EQ(rmdir(dir), 0);
@@ -249,7 +258,6 @@ static void escaped_mount(void)
 {
 	char mnt[] = "/tmp/libpidfd cg\t2\nx\\y.XXXXXX", dir[512];
 	const char *m;
-	struct pidfd_info info;
 	pid_t pid;
 	int fd;
 
@@ -261,14 +269,7 @@ static void escaped_mount(void)
 	ASSERT_EQ(mkdir(dir, 0755), 0);
 	pid = util_spawn(NULL, NULL, &fd);
 	move_to(dir, pid);
-	for (int em = 0; em < 2; em++) {
-		memset(&info, 0, sizeof(info));
-		info.mask = PIDFD_INFO_CGROUPID;
-		reliab_set_path(em);
-		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
-		ASSERT_TRUE(info.mask & PIDFD_INFO_CGROUPID);
-		ASSERT_EQ(info.cgroupid, util_cgroup_id(dir));
-	}
+	expect_cgroupid(fd, pid, dir, true);
 	util_kill_reap(fd);
 	ASSERT_EQ(rmdir(dir), 0);
 	umount2(mnt, MNT_DETACH);
@@ -277,18 +278,5 @@ static void escaped_mount(void)
 
 TEST(cgroup2_mounted_where_mountinfo_escapes_the_path)
 {
-	int status;
-	pid_t pid = fork();
-
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-			FAIL("private mounts: %s", strerror(errno));
-		escaped_mount();
-		fflush(stdout);
-		_exit(0);
-	}
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	ASSERT_EQ(status, 0);
+	reliab_in_private_mounts(escaped_mount);
 }
