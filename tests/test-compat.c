@@ -11,6 +11,7 @@
  *
  * Programs that make no pidfd call behave identically either way.
  */
+#include <dlfcn.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
@@ -243,4 +244,50 @@ TEST(compat_ioctl_syscall_traffic_untouched)
 
 	snprintf(prog, sizeof(prog), "%s/compat/traffic", tests_dir());
 	expect_identical(argv, NULL, 3);
+}
+
+/* A program with its own copy of the library: the shim changes nothing. */
+TEST(compat_libpidfd_program_untouched)
+{
+	char prog[4200];
+	char *argv[] = { prog, "features", NULL };
+
+	snprintf(prog, sizeof(prog), "%s/../pidfd", tests_dir());
+	expect_identical(argv, NULL, 0);
+}
+
+/*
+ * The shim exports the calls it interposes and nothing else (the library
+ * inside it stays private, so a program's own libpidfd.so.0 never binds to
+ * it), and needs no libpidfd.so.0 of its own.
+ */
+TEST(compat_exports_only_the_interposed_calls)
+{
+	static const char *const exported[] = {
+		"ioctl", "syscall", "waitid", "pidfd_send_signal",
+		"pidfd_getfd", "process_madvise", "process_mrelease",
+	};
+	static const char *const hidden[] = {
+		"libpidfd_get_info", "libpidfd_send_signal", "libpidfd_features",
+		"__lpfd_get_info", "__lpfd_kernel_has", "__wrap_syscall",
+	};
+	char path[4200];
+	void *h;
+	Dl_info di;
+
+	snprintf(path, sizeof(path), "%s/../libpidfd-compat.so", tests_dir());
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_TRUE(h != NULL);
+	for (size_t i = 0; i < sizeof(exported) / sizeof(*exported); i++) {
+		void *f = dlsym(h, exported[i]);
+
+		ASSERT_TRUE(f != NULL);
+		ASSERT_TRUE(dladdr(f, &di) && di.dli_fname);
+		if (!strstr(di.dli_fname, "libpidfd-compat.so"))
+			FAIL("%s comes from %s", exported[i], di.dli_fname);
+	}
+	for (size_t i = 0; i < sizeof(hidden) / sizeof(*hidden); i++)
+		if (dlsym(h, hidden[i]))
+			FAIL("the shim exports %s", hidden[i]);
+	ASSERT_TRUE(dlopen("libpidfd.so.0", RTLD_NOW | RTLD_NOLOAD) == NULL);
 }
