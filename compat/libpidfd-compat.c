@@ -115,14 +115,26 @@ static int real_waitid(idtype_t type, id_t id, siginfo_t *info, int options)
 	return f(type, id, info, options);
 }
 
-/* The library's own system calls, where syscall.h hands them to libc. */
-long __wrap_syscall(long nr, long a1, long a2, long a3, long a4, long a5,
-		    long a6);
-long __wrap_syscall(long nr, long a1, long a2, long a3, long a4, long a5,
-		    long a6)
-{
-	const long a[6] = { a1, a2, a3, a4, a5, a6 };
+/*
+ * Six arguments are read and passed on whatever the call takes, as libc's
+ * syscall() itself does: the kernel ignores the ones it does not use.
+ */
+#define SYSCALL_ARGS(nr, a)                                                   \
+	do {                                                                  \
+		va_list ap;                                                   \
+		va_start(ap, nr);                                             \
+		for (int i = 0; i < 6; i++)                                   \
+			(a)[i] = va_arg(ap, long);                            \
+		va_end(ap);                                                   \
+	} while (0)
 
+/* The library's own system calls, where syscall.h hands them to libc. */
+long __wrap_syscall(long nr, ...);
+long __wrap_syscall(long nr, ...)
+{
+	long a[6];
+
+	SYSCALL_ARGS(nr, a);
 	return real_syscall(nr, a);
 }
 
@@ -327,19 +339,11 @@ static long sys_waitid(const long a[6])
 			       (struct rusage *)a[4]);
 }
 
-/*
- * Six arguments are read and passed on whatever the call takes, as libc's
- * syscall() itself does: the kernel ignores the ones it does not use.
- */
 COMPAT_API long syscall(long nr, ...)
 {
-	va_list ap;
 	long a[6];
 
-	va_start(ap, nr);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
+	SYSCALL_ARGS(nr, a);
 	switch (nr) {
 	case __NR_ioctl:
 		return sys_ioctl(a);
