@@ -16,6 +16,7 @@
  * kernel has the ioctls is a pidfd on oneself opened, to get its answer.
  */
 #include <fcntl.h>
+#include <linux/magic.h>
 
 #include "internal.h"
 #include "syscall.h"
@@ -71,13 +72,26 @@ static void ns_path(char *buf, size_t size, const char *dir, const char *name)
 	buf[o] = '\0';
 }
 
-/* Without /proc the emulation cannot answer. */
+/*
+ * Without /proc the emulation cannot answer; nor with another file system
+ * in its place (under user-mode-linux, with /proc unmounted, hostfs shows
+ * the host's).
+ */
 static bool proc_missing(void)
 {
 	char link[32];
+	int fd;
+	bool ours;
 
-	return __lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self", link,
-				     sizeof(link)) == -ENOENT;
+	if (__lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self", link,
+				  sizeof(link)) == -ENOENT)
+		return true;
+	fd = __lpfd_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+	if (fd < 0)
+		return true;
+	ours = __lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC);
+	__lpfd_sys_close(fd);
+	return !ours;
 }
 
 /*
@@ -106,8 +120,11 @@ static int has_namespaces(const char *dir)
 static int missing_ns_errno(const char *dir, const char *name)
 {
 	char path[64], link[64];
-	int r = has_namespaces(dir);
+	int r;
 
+	if (proc_missing())
+		return -ENOSYS;
+	r = has_namespaces(dir);
 	if (r < 0)
 		return r;
 	ns_path(path, sizeof(path), "/proc/thread-self", name);
@@ -134,6 +151,11 @@ static int open_ns(const char *dir, const struct ns_desc *ns, bool may_be_dead)
 	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd == -ENOENT)
 		return missing_ns_errno(dir, ns->name);
+	/* A namespace, not a file a /proc look-alike put there. */
+	if (fd >= 0 && !__lpfd_fd_on_fs(fd, NSFS_MAGIC)) {
+		__lpfd_sys_close(fd);
+		return -ENOSYS;
+	}
 	return fd;
 }
 

@@ -157,6 +157,8 @@ int __lpfd_parse_mountinfo_line(char *line, size_t len,
 /* Parse a decimal int at *p (optional '-'), advance *p; -EINVAL if none. */
 int __lpfd_parse_int(const char **p, const char *end, long long *out);
 
+/* Whether fd is on a file system of this magic (PROC_SUPER_MAGIC, ...). */
+bool __lpfd_fd_on_fs(int fd, unsigned long magic);
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
 ssize_t __lpfd_read_file(const char *path, char *buf, size_t size);
 /* Format "/proc/<pid>/<name>" or "/proc/thread-self/fdinfo/<fd>" into buf. */

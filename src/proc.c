@@ -40,16 +40,20 @@ void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
  */
 static int open_proc(const char *path)
 {
-	struct statfs sfs;
 	int fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return fd;
-	if (__lpfd_sc(__NR_fstatfs, fd, &sfs, 0, 0, 0, 0) == 0 &&
-	    sfs.f_type == PROC_SUPER_MAGIC)
+	if (fd < 0 || __lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC))
 		return fd;
 	__lpfd_sys_close(fd);
 	return -ENOSYS;
+}
+
+bool __lpfd_fd_on_fs(int fd, unsigned long magic)
+{
+	struct statfs sfs;
+
+	return __lpfd_sc(__NR_fstatfs, fd, &sfs, 0, 0, 0, 0) == 0 &&
+	       (unsigned long)sfs.f_type == magic;
 }
 
 /*

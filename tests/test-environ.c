@@ -70,6 +70,46 @@ static void expect_right_or(int fd, pid_t pid, unsigned int uid, int emulate,
 		     strerrorname_np(errno), pid, strerrorname_np(err));
 }
 
+/*
+ * A namespace of the caller's, on both paths: its own (the inode of the
+ * one it was in before /proc went odd), or a clear errno.
+ */
+static ino_t uts_before;
+
+static void expect_own_uts_or(int err)
+{
+	for (int em = 0; em < 2; em++) {
+		struct stat st;
+		int ns;
+
+		reliab_set_path(em);
+		errno = 0;
+		ns = libpidfd_get_namespace(PIDFD_SELF_PROCESS,
+					    PIDFD_GET_UTS_NAMESPACE);
+		if (ns < 0) {
+			if (errno != err)
+				FAIL("%s path: get_namespace(PIDFD_SELF_PROCESS): %s, want %s",
+				     em ? "emulated" : "native",
+				     strerrorname_np(errno), strerrorname_np(err));
+			continue;
+		}
+		ASSERT_EQ(fstat(ns, &st), 0);
+		if (st.st_ino != uts_before)
+			FAIL("%s path: get_namespace(PIDFD_SELF_PROCESS) gave inode %lu, not the uts namespace %lu",
+			     em ? "emulated" : "native",
+			     (unsigned long)st.st_ino, (unsigned long)uts_before);
+		close(ns);
+	}
+}
+
+static void remember_uts(void)
+{
+	struct stat st;
+
+	ASSERT_EQ(stat("/proc/self/ns/uts", &st), 0);
+	uts_before = st.st_ino;
+}
+
 /* The caller itself needs no /proc for its ids. */
 static void expect_self_works(void)
 {
@@ -96,6 +136,7 @@ static void no_proc(void)
 	int fd;
 
 	pid = spawn_target(TARGET_UID, &fd);
+	remember_uts();
 	ASSERT_EQ(umount2("/proc", MNT_DETACH), 0);
 	/*
 	 * What is left is no procfs: nothing, or under user-mode-linux the
@@ -111,6 +152,7 @@ static void no_proc(void)
 		ASSERT_EQ(libpidfd_getpid(fd), pid);
 	}
 	expect_self_works();
+	expect_own_uts_or(ENOSYS);
 	/* A closed fd is still EBADF, not ENOSYS. */
 	reliab_set_path(1);
 	ASSERT_ERRNO(libpidfd_getpid(999), EBADF);
@@ -142,6 +184,7 @@ static void forged_proc(void)
 	int fd;
 
 	pid = spawn_target(TARGET_UID, &fd);
+	remember_uts();
 	ASSERT_EQ(mount("tmpfs", "/proc", "tmpfs", 0, NULL), 0);
 	ASSERT_EQ(mkdir("/proc/self", 0755), 0);
 	ASSERT_EQ(mkdir("/proc/self/fdinfo", 0755), 0);
@@ -154,9 +197,15 @@ static void forged_proc(void)
 	put_file("/proc/1/status", "Name:\tforged\nState:\tS\nTgid:\t1\n"
 		 "Pid:\t1\nPPid:\t0\nUid:\t9999\t9999\t9999\t9999\n"
 		 "Gid:\t9999\t9999\t9999\t9999\nNSpid:\t1\n");
+	ASSERT_EQ(mkdir("/proc/self/ns", 0755), 0);
+	put_file("/proc/self/ns/uts", "not a namespace");
+	ASSERT_EQ(mkdir("/proc/thread-self", 0755), 0);
+	ASSERT_EQ(mkdir("/proc/thread-self/ns", 0755), 0);
+	put_file("/proc/thread-self/ns/mnt", "not a namespace");
 	for (int em = 0; em < 2; em++)
 		expect_right_or(fd, pid, TARGET_UID, em, ENOSYS);
 	expect_self_works();
+	expect_own_uts_or(ENOSYS);
 	util_kill_reap(fd);
 }
 
