@@ -173,7 +173,11 @@ static int probe_info_exit_by_child(void)
 			__lpfd_sc(__NR_exit, 0, 0, 0, 0, 0, 0);
 	if (pid < 0)
 		return (int)pid;
-	r = __lpfd_sys_waitid(P_PIDFD, pidfd, &si, WEXITED | __WALL, NULL);
+	/* A signal handler may interrupt the wait: the child is still ours. */
+	do
+		r = __lpfd_sys_waitid(P_PIDFD, pidfd, &si, WEXITED | __WALL,
+				      NULL);
+	while (r == -EINTR);
 	if (r == 0)
 		r = __lpfd_sys_ioctl(pidfd, PIDFD_GET_INFO, &info);
 	__lpfd_sys_close(pidfd);
