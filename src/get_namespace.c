@@ -223,7 +223,12 @@ static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
 		return r;
 	__lpfd_proc_path(dir, sizeof(dir), "/proc/", fi.pid, "");
 	fd = open_ns(dir, ns, true);
-	if (fd == -ESRCH && proc_dir_hidden_or_gone(dir))
+	/*
+	 * EACCES is the ptrace check's, or /proc's for a link whose task was
+	 * reaped during the look-up (proc_ns_get_link() finds no task): the
+	 * pidfd tells which, as for a directory hidden or gone.
+	 */
+	if (fd == -EACCES || (fd == -ESRCH && proc_dir_hidden_or_gone(dir)))
 		return __lpfd_proc_missing_errno(pidfd);
 	if (fd < 0)
 		return fd;
