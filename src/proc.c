@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 
 #include "internal.h"
@@ -170,12 +171,50 @@ static ssize_t read_key_line(const char *path, const char *key, char *buf,
  * the parent namespace's pids as its own. A kernel without pid namespaces
  * has no NSpid line, and only one /proc to mount.
  */
+/*
+ * The same answer in two path lookups, where we may look at procfs's pid 1:
+ * the first process of a pid namespace lives in it, so procfs's namespace
+ * is /proc/1's, and ours is /proc/self's. 1 yes, 0 no, -errno where we may
+ * not look (another user's init, hidepid): the caller reads NSpid then.
+ * Every file read afterwards is still checked to be procfs's (open_proc).
+ * Once refused (a sandbox's root may not look at the host's init), it is not
+ * tried again: skipping the fast path is always safe, only slower.
+ */
+static int init_ns_refused;
+
+static int proc_init_ns_is_ours(void)
+{
+#ifdef __NR_newfstatat
+	struct stat init_ns, our_ns;
+	int r;
+
+	if (__atomic_load_n(&init_ns_refused, __ATOMIC_RELAXED))
+		return -EACCES;
+	r = (int)__lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/1/ns/pid", &init_ns,
+			   0, 0, 0);
+	if (r == -EACCES || r == -EPERM)
+		__atomic_store_n(&init_ns_refused, 1, __ATOMIC_RELAXED);
+	if (r < 0)
+		return r;
+	r = (int)__lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/self/ns/pid",
+			   &our_ns, 0, 0, 0);
+	if (r < 0)
+		return r;
+	return init_ns.st_dev == our_ns.st_dev && init_ns.st_ino == our_ns.st_ino;
+#else
+	return -ENOSYS;
+#endif
+}
+
 int __lpfd_proc_is_ours(void)
 {
 	struct __lpfd_status st;
 	char line[512];
 	ssize_t n;
 
+	n = proc_init_ns_is_ours();
+	if (n >= 0)
+		return n ? 0 : -ENOSYS;
 	n = read_key_line("/proc/self/status", "NSpid:", line, sizeof(line));
 	if (n == -ENODATA)
 		return 0;
