@@ -72,12 +72,14 @@ ubsan="-fsanitize=undefined -fno-sanitize-recover=all"
 # check refuses; the shim's own code is checked all the same.
 export ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0:disable_coredump=0:verify_asan_link_order=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-sanitized asan-native "$build/asan" "$asan" \
-	env RUN_LABEL=asan-native "$here/run.sh" "$build/asan" native
-sanitized asan-emulated "$build/asan" "$asan" \
-	env RUN_LABEL=asan-emulated "$here/run.sh" "$build/asan" emulated
-sanitized ubsan-uml "$build/ubsan" "$ubsan" \
-	"$here/uml.sh" env RUN_LABEL=ubsan-uml "$here/run.sh" "$build/ubsan" uml
+# Instrumented code runs slower: each test gets three times its time.
+sanitized asan-native "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
+	RUN_LABEL=asan-native "$here/run.sh" "$build/asan" native
+sanitized asan-emulated "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
+	RUN_LABEL=asan-emulated "$here/run.sh" "$build/asan" emulated
+sanitized ubsan-uml "$build/ubsan" "$ubsan" "$here/uml.sh" \
+	env TEST_TIMEOUT_SCALE=3 RUN_LABEL=ubsan-uml \
+	"$here/run.sh" "$build/ubsan" uml
 rm -f "$summary.out"
 echo "# summary:"
 cat "$summary"

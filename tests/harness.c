@@ -86,6 +86,15 @@ static void lsan_save_pidns(void) {}
 static void lsan_restore_pidns(void) {}
 #endif
 
+/* Sanitizer builds run slower: TEST_TIMEOUT_SCALE=N gives each test N times its time. */
+static unsigned timeout_scale(void)
+{
+	const char *e = getenv("TEST_TIMEOUT_SCALE");
+	long n = e ? strtol(e, NULL, 10) : 1;
+
+	return n >= 1 && n <= 100 ? (unsigned)n : 1;
+}
+
 /* Run one test in a child of its own, killed at its timeout. */
 static bool run_one(int i)
 {
@@ -100,7 +109,7 @@ static bool run_one(int i)
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
-		alarm(tests[i].timeout);
+		alarm(tests[i].timeout * timeout_scale());
 		lsan_save_pidns();
 		tests[i].fn();
 		lsan_restore_pidns();
