@@ -30,7 +30,9 @@ run_mode() {
 
 run_mode "$here/run.sh" "$build" native
 run_mode "$here/run.sh" "$build" emulated
-run_mode "$here/uml.sh" "$here/run.sh" "$build" uml
+# Every system call of a user-mode-linux guest is a round trip through the
+# host's ptrace: the guest's tests get three times their time.
+run_mode "$here/uml.sh" env TEST_TIMEOUT_SCALE=3 "$here/run.sh" "$build" uml
 # Once, needing no kernel: manual pages (lint, sections, one per public
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
@@ -78,7 +80,7 @@ sanitized asan-native "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
 sanitized asan-emulated "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
 	RUN_LABEL=asan-emulated "$here/run.sh" "$build/asan" emulated
 sanitized ubsan-uml "$build/ubsan" "$ubsan" "$here/uml.sh" \
-	env TEST_TIMEOUT_SCALE=3 RUN_LABEL=ubsan-uml \
+	env TEST_TIMEOUT_SCALE=5 RUN_LABEL=ubsan-uml \
 	"$here/run.sh" "$build/ubsan" uml
 rm -f "$summary.out"
 echo "# summary:"

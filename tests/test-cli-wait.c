@@ -33,7 +33,8 @@ static void victim(enum end e)
 {
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 
-	usleep(50000 * (unsigned)(e + 1)); /* one after the other */
+	/* One after the other, far enough apart for a loaded 6.1 guest. */
+	usleep(250000 * (unsigned)(e + 1));
 	switch (e) {
 	case EXIT0:
 		_exit(0);
@@ -119,7 +120,7 @@ TEST(wait_other_process_reaped_by_its_parent)
 
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		usleep(200000);
+		usleep(1000000); /* long enough for the tool to start, loaded */
 		_exit(5);
 	}
 	ASSERT_EQ(pthread_create(&th, NULL, reaper, &pid), 0);
