@@ -655,7 +655,7 @@ static const struct {
 	SC(fstat), SC(readlinkat), SC(readlink), SC(ioctl), SC(getpid),
 	SC(gettid), SC(getppid), SC(getresuid), SC(getresgid),
 	SC(setfsuid), SC(setfsgid), SC(name_to_handle_at), SC(fcntl),
-	SC(madvise), SC(lseek), SC(brk), SC(mmap), SC(munmap), SC(tgkill),
+	SC(madvise), SC(lseek), SC(brk), SC(mmap), SC(munmap), SC(tgkill), SC(tkill),
 	SC(kill), SC(rt_sigqueueinfo), SC(rt_tgsigqueueinfo), SC(prctl),
 	SC(statx), SC(pread64), SC(pidfd_open), SC(pidfd_send_signal),
 	SC(pidfd_getfd), SC(process_madvise), SC(dup), SC(dup3),

@@ -8,7 +8,7 @@
  * Emulated: a signal to oneself needs no pidfd. The kernel's rules are
  * those of the system calls that signal by number, so each scope maps to
  * one of them with the same checks, the same siginfo and the same errors:
- *   thread:        tgkill()       / rt_tgsigqueueinfo() with a siginfo
+ *   thread:        tkill()        / rt_tgsigqueueinfo() with a siginfo
  *   thread group:  kill(n)        / rt_sigqueueinfo()
  *   process group: kill(-n)       / pidfd_send_signal() on an opened pidfd
  * where n is the caller's tid (PIDFD_SELF_THREAD) or pid (the group).
@@ -135,19 +135,35 @@ static int pgrp_with_info(pid_t id, int sig, siginfo_t *info)
 	return r;
 }
 
+/*
+ * Without a siginfo, one system call past the id: tkill() for a thread
+ * (the target is the caller's own thread or leader, which no reuse can
+ * replace, so tgkill()'s guard has nothing to guard), kill() for the
+ * thread group or the process group. Same si_code, si_pid, si_uid, errors.
+ */
+static int signal_self_plain(const struct __lpfd_target *t, int sig,
+			     enum scope scope)
+{
+	pid_t id = t->kind == __LPFD_TARGET_SELF_THREAD ? __lpfd_sys_gettid() :
+							   __lpfd_sys_getpid();
+
+	if (scope == SCOPE_THREAD)
+		return __lpfd_sys_tkill(id, sig);
+	return __lpfd_sys_kill(scope == SCOPE_GROUP ? id : -id, sig);
+}
+
 static int signal_self(const struct __lpfd_target *t, int sig,
 		       siginfo_t *info, unsigned int flags)
 {
-	pid_t tid = __lpfd_sys_gettid(), tgid = __lpfd_sys_getpid();
-	pid_t id = t->kind == __LPFD_TARGET_SELF_THREAD ? tid : tgid;
 	enum scope scope = scope_of(t, flags);
+	pid_t tid, tgid, id;
 	int code, r;
 
-	if (!info) {
-		if (scope == SCOPE_THREAD)
-			return __lpfd_sys_tgkill(tgid, id, sig);
-		return __lpfd_sys_kill(scope == SCOPE_GROUP ? id : -id, sig);
-	}
+	if (!info)
+		return signal_self_plain(t, sig, scope);
+	tid = __lpfd_sys_gettid();
+	tgid = __lpfd_sys_getpid();
+	id = t->kind == __LPFD_TARGET_SELF_THREAD ? tid : tgid;
 	r = check_siginfo(sig, info, &code);
 	if (r < 0)
 		return r;

@@ -201,10 +201,11 @@ static inline int __lpfd_sys_kill(pid_t pid, int sig)
 	return (int)__lpfd_sc(__NR_kill, pid, sig, 0, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_tgkill(pid_t tgid, pid_t tid, int sig)
+static inline int __lpfd_sys_tkill(pid_t tid, int sig)
 {
-	return (int)__lpfd_sc(__NR_tgkill, tgid, tid, sig, 0, 0, 0);
+	return (int)__lpfd_sc(__NR_tkill, tid, sig, 0, 0, 0, 0);
 }
+
 
 static inline int __lpfd_sys_rt_sigqueueinfo(pid_t pid, int sig,
 					     siginfo_t *info)
