@@ -312,35 +312,24 @@ TEST(thread_pidfd)
  * inside that namespace (with its own /proc) our process is not visible:
  * EREMOTE on both paths.
  */
-TEST(child_pid_namespace)
+static int outside_pidfd;
+
+static void outside_process_is_eremote(void)
 {
 	struct util_res r;
-	int self, fd, status;
-	pid_t pid;
 
-	self = libpidfd_open(getpid(), 0);
-	ASSERT_GE(self, 0);
-	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("proc", "/proc", "proc", 0, NULL))
-			_exit(80);
-		ASSERT_EQ(getpid(), 1);
-		both(self, WANT, 88, false, &r);
-		ASSERT_EQ(r.ret, -1);
-		ASSERT_EQ(r.err, EREMOTE);
-		ASSERT_EQ(libpidfd_getpid(self), -1);
-		ASSERT_EQ(errno, EREMOTE);
-		_exit(0);
-	}
-	fd = libpidfd_open(pid, 0);
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	ASSERT_EQ(status, 0);
-	close(fd);
+	ASSERT_EQ(getpid(), 1);
+	both(outside_pidfd, WANT, 88, false, &r);
+	ASSERT_EQ(r.ret, -1);
+	ASSERT_EQ(r.err, EREMOTE);
+	ASSERT_ERRNO(libpidfd_getpid(outside_pidfd), EREMOTE);
+}
+
+TEST(child_pid_namespace)
+{
+	outside_pidfd = libpidfd_open(getpid(), 0);
+	ASSERT_GE(outside_pidfd, 0);
+	util_as_pidns_init(outside_process_is_eremote);
 }
 
 TEST(child_in_pid_namespace_seen_from_parent)
