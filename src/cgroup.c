@@ -28,59 +28,6 @@
 #include "syscall.h"
 
 /*
- * Call fn on each whole line of a file of any length, read in chunks. A
- * line longer than the chunk is skipped. fn returns 0 to go on, anything
- * else to stop with that value.
- */
-static int for_each_line(const char *path, char *buf, size_t size,
-			 int (*fn)(char *line, size_t len, void *ctx),
-			 void *ctx)
-{
-	size_t have = 0;
-	bool skipping = false;
-	int fd, r = 0;
-	ssize_t n;
-
-	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fd;
-	for (;;) {
-		char *p = buf, *nl;
-
-		n = __lpfd_sys_read(fd, buf + have, size - have);
-		if (n == -EINTR)
-			continue;
-		if (n < 0) {
-			r = (int)n;
-			break;
-		}
-		if (n == 0) {
-			if (have && !skipping)
-				r = fn(buf, have, ctx);
-			break;
-		}
-		have += (size_t)n;
-		while ((nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
-			if (!skipping)
-				r = fn(p, (size_t)(nl - p), ctx);
-			skipping = false;
-			p = nl + 1;
-			if (r)
-				goto out;
-		}
-		have -= (size_t)(p - buf);
-		memmove(buf, p, have);
-		if (have == size) {
-			skipping = true;
-			have = 0;
-		}
-	}
-out:
-	__lpfd_sys_close(fd);
-	return r;
-}
-
-/*
  * Where the cgroup at path (as /proc names it) is, through a cgroup2
  * mount of root at mnt: 0 and the full path in full, or -ENOENT if the
  * mount does not hold it or the result would not fit.
@@ -314,7 +261,7 @@ int __lpfd_read_cgroupid(const char *path, uint64_t *id)
 	if (ns_known && cgroupid_cached(buf, cgroup_ns, id) == 0)
 		return 0;
 	l.path = buf;
-	r = for_each_line("/proc/self/mountinfo", chunk, sizeof(chunk),
+	r = __lpfd_proc_for_each_line("/proc/self/mountinfo", chunk, sizeof(chunk),
 			  match_cgroup2_mount, &l);
 	if (r < 0)
 		return r;

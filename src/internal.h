@@ -166,6 +166,15 @@ void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 		      const char *post);
 int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out);
 int __lpfd_read_status(int pid, struct __lpfd_status *out);
+/*
+ * Call fn on each whole line (newline dropped, editable in place) of a
+ * procfs file of any length, read in chunks of size; a line longer than
+ * the chunk is skipped. fn returns 0 to go on, anything else to stop the
+ * reading with that value, which is returned.
+ */
+int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
+			      int (*fn)(char *line, size_t len, void *ctx),
+			      void *ctx);
 /* The cgroup2 id of the path a /proc/.../cgroup file names, or -errno. */
 int __lpfd_read_cgroupid(const char *cgroup_file, uint64_t *id);
 /*

@@ -103,74 +103,97 @@ static int missing_fdinfo_errno(int fd, int err)
 }
 
 /*
- * The line of a file that starts with key, whole and NUL-terminated at the
- * start of buf: its length; -ENODATA if there is none, -ENAMETOOLONG if it
- * does not fit. The file is read in pieces, so that the lines before it may
- * be of any length (a status file's "Groups:" can hold thousands of ids).
+ * Call fn on each whole line of a /proc file of any length, read in chunks. A
+ * line longer than the chunk is skipped. fn returns 0 to go on, anything
+ * else to stop with that value.
  */
-static ssize_t read_key_line(const char *path, const char *key, char *buf,
-			     size_t size)
+int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
+			       int (*fn)(char *line, size_t len, void *ctx),
+			       void *ctx)
 {
-	size_t klen = strlen(key), have = 1, keep;
-	ssize_t n, r = -ENODATA;
-	char *hit = NULL, *nl;
-	int fd = open_proc(path);
+	size_t have = 0;
+	bool skipping = false;
+	int fd, r = 0;
+	ssize_t n;
 
+	fd = open_proc(path);
 	if (fd < 0)
 		return fd;
-	buf[0] = '\n'; /* the file starts a line */
 	for (;;) {
-		n = __lpfd_sys_read(fd, buf + have, size - 1 - have);
+		char *p = buf, *nl;
+
+		n = __lpfd_sys_read(fd, buf + have, size - have);
 		if (n == -EINTR)
 			continue;
 		if (n < 0) {
-			r = n;
+			r = (int)n;
+			break;
+		}
+		if (n == 0) {
+			if (have && !skipping)
+				r = fn(buf, have, ctx);
 			break;
 		}
 		have += (size_t)n;
-		for (char *p = buf; !hit && (p = memmem(p, have - (size_t)(p - buf),
-							key, klen)); p++)
-			if (p > buf && p[-1] == '\n')
-				hit = p;
-		if (hit) {
-			nl = memchr(hit, '\n', have - (size_t)(hit - buf));
-			if (nl || n == 0) {
-				r = (nl ? nl : buf + have) - hit;
-				memmove(buf, hit, (size_t)r);
-				buf[r] = '\0';
-				break;
-			}
-			if (hit == buf) {
-				r = -ENAMETOOLONG;
-				break;
-			}
-			have -= (size_t)(hit - buf); /* the rest of it comes next */
-			memmove(buf, hit, have);
-			hit = buf;
-			continue;
+		while ((nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+			if (!skipping)
+				r = fn(p, (size_t)(nl - p), ctx);
+			skipping = false;
+			p = nl + 1;
+			if (r)
+				goto out;
 		}
-		if (n == 0)
-			break;
-		/* Keep the tail: the key and its newline may straddle two reads. */
-		keep = have < klen + 1 ? have : klen + 1;
-		memmove(buf, buf + have - keep, keep);
-		have = keep;
+		have -= (size_t)(p - buf);
+		memmove(buf, p, have);
+		if (have == size) {
+			skipping = true;
+			have = 0;
+		}
 	}
+out:
 	__lpfd_sys_close(fd);
 	return r;
 }
 
+struct key_line {
+	const char *key;
+	size_t klen;
+	char *out;
+	size_t size;
+	ssize_t len;
+};
+
+static int copy_key_line(char *line, size_t len, void *ctx)
+{
+	struct key_line *k = ctx;
+
+	if (len < k->klen || memcmp(line, k->key, k->klen) != 0)
+		return 0;
+	if (len >= k->size)
+		return -ENAMETOOLONG;
+	memcpy(k->out, line, len);
+	k->out[len] = '\0';
+	k->len = (ssize_t)len;
+	return 1;
+}
+
 /*
- * The emulation reads pids through /proc, which speaks for the pid namespace
- * it was mounted in: it must be ours, or every pid read would be another's.
- * /proc/self exists only where we are visible (our namespace or an
- * ancestor's), and its "NSpid:" line lists our pid from procfs's namespace
- * down to ours: one entry, and procfs's is ours. Comparing /proc/self with
- * getpid() is not enough: a process can have the same pid in its namespace
- * and in the parent's (by chance, or by clone3's set_tid), and then read
- * the parent namespace's pids as its own. A kernel without pid namespaces
- * has no NSpid line, and only one /proc to mount.
+ * The line of a /proc file that starts with key, whole and NUL-terminated
+ * in buf: its length; -ENODATA if there is none, -ENAMETOOLONG if it does
+ * not fit. The lines before it may be of any length (a status file's
+ * "Groups:" can hold thousands of ids); the chunk holds any NSpid: line.
  */
+static ssize_t read_key_line(const char *path, const char *key, char *buf,
+			     size_t size)
+{
+	struct key_line k = { key, strlen(key), buf, size, -ENODATA };
+	char chunk[1024];
+	int r = __lpfd_proc_for_each_line(path, chunk, sizeof(chunk),
+					  copy_key_line, &k);
+
+	return r < 0 ? r : k.len;
+}
+
 /*
  * The same answer in two path lookups, where we may look at procfs's pid 1:
  * the first process of a pid namespace lives in it, so procfs's namespace
@@ -206,6 +229,17 @@ static int proc_init_ns_is_ours(void)
 #endif
 }
 
+/*
+ * The emulation reads pids through /proc, which speaks for the pid namespace
+ * it was mounted in: it must be ours, or every pid read would be another's.
+ * /proc/self exists only where we are visible (our namespace or an
+ * ancestor's), and its "NSpid:" line lists our pid from procfs's namespace
+ * down to ours: one entry, and procfs's is ours. Comparing /proc/self with
+ * getpid() is not enough: a process can have the same pid in its namespace
+ * and in the parent's (by chance, or by clone3's set_tid), and then read
+ * the parent namespace's pids as its own. A kernel without pid namespaces
+ * has no NSpid line, and only one /proc to mount.
+ */
 int __lpfd_proc_is_ours(void)
 {
 	struct __lpfd_status st;
