@@ -29,20 +29,20 @@ static unsigned long info_cmd(size_t size)
 }
 
 /* What libpidfd_get_info() can return on this kernel, by the path it takes. */
-uint64_t __lpfd_info_supported_mask(void)
+uint64_t lpfd_info_supported_mask(void)
 {
 	uint64_t m = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
 		     PIDFD_INFO_SUPPORTED_MASK;
 
-	if (__lpfd_kernel_has(__LPFD_FEAT_GET_INFO) <= 0)
+	if (lpfd_native(LPFD_FEAT_GET_INFO) <= 0)
 		return m | PIDFD_INFO_COREDUMP; /* the caller's own, emulated */
-	if (__lpfd_kernel_has(__LPFD_FEAT_INFO_EXIT) > 0)
+	if (lpfd_native(LPFD_FEAT_INFO_EXIT) > 0)
 		m |= PIDFD_INFO_EXIT;
-	if (__lpfd_kernel_has(__LPFD_FEAT_INFO_COREDUMP) > 0)
+	if (lpfd_native(LPFD_FEAT_INFO_COREDUMP) > 0)
 		m |= PIDFD_INFO_COREDUMP;
-	if (__lpfd_kernel_has(__LPFD_FEAT_INFO_SUPPORTED) > 0)
+	if (lpfd_native(LPFD_FEAT_INFO_SUPPORTED) > 0)
 		m |= PIDFD_INFO_COREDUMP_SIGNAL;
-	if (__lpfd_kernel_has(__LPFD_FEAT_INFO_CODE) > 0)
+	if (lpfd_native(LPFD_FEAT_INFO_CODE) > 0)
 		m |= PIDFD_INFO_COREDUMP_CODE;
 	return m;
 }
@@ -54,13 +54,13 @@ uint64_t __lpfd_info_supported_mask(void)
  */
 static int info_probes_done(void)
 {
-	static const enum __lpfd_feature probes[] = {
-		__LPFD_FEAT_INFO_EXIT, __LPFD_FEAT_INFO_COREDUMP,
-		__LPFD_FEAT_INFO_SUPPORTED, __LPFD_FEAT_INFO_CODE,
+	static const enum lpfd_feature probes[] = {
+		LPFD_FEAT_INFO_EXIT, LPFD_FEAT_INFO_COREDUMP,
+		LPFD_FEAT_INFO_SUPPORTED, LPFD_FEAT_INFO_CODE,
 	};
 
-	for (size_t i = 0; i < __lpfd_array_size(probes); i++) {
-		int r = __lpfd_kernel_has_raw(probes[i]);
+	for (size_t i = 0; i < lpfd_array_size(probes); i++) {
+		int r = lpfd_kernel_has(probes[i]);
 
 		if (r < 0)
 			return r;
@@ -72,15 +72,15 @@ static void put_supported(struct pidfd_info *info, size_t size)
 {
 	info->mask |= PIDFD_INFO_SUPPORTED_MASK;
 	if (size >= PIDFD_INFO_SIZE_VER3)
-		info->supported_mask = __lpfd_info_supported_mask();
+		info->supported_mask = lpfd_info_supported_mask();
 }
 
 /* The size of struct pidfd_info in the running kernel, as far as it matters. */
 static size_t kernel_info_size(void)
 {
-	if (__lpfd_kernel_has_raw(__LPFD_FEAT_INFO_CODE) > 0)
+	if (lpfd_kernel_has(LPFD_FEAT_INFO_CODE) > 0)
 		return PIDFD_INFO_SIZE_VER3;
-	if (__lpfd_kernel_has_raw(__LPFD_FEAT_INFO_SUPPORTED) > 0)
+	if (lpfd_kernel_has(LPFD_FEAT_INFO_SUPPORTED) > 0)
 		return PIDFD_INFO_SIZE_VER2;
 	return PIDFD_INFO_SIZE_VER1;
 }
@@ -91,7 +91,7 @@ static size_t kernel_info_size(void)
  * coredump_code; kernels before 6.19 have no supported_mask, which the
  * library then supplies. size is the caller's struct size.
  */
-void __lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
+void lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
 			   size_t ksize)
 {
 	uint64_t v;
@@ -119,7 +119,7 @@ static void info_to_newest(struct pidfd_info *info, size_t size, uint64_t req)
 	size_t ksize = info->mask & PIDFD_INFO_SUPPORTED_MASK ?
 		kernel_info_size() : 0;
 
-	__lpfd_info_to_newest(info, size, req, ksize);
+	lpfd_info_to_newest(info, size, req, ksize);
 }
 
 /*
@@ -128,9 +128,9 @@ static void info_to_newest(struct pidfd_info *info, size_t size, uint64_t req)
  */
 static int newest_errno(int pidfd, int err)
 {
-	struct __lpfd_fdinfo fi;
+	struct lpfd_fdinfo fi;
 
-	if (err != -ESRCH || __lpfd_read_fdinfo(pidfd, &fi) < 0)
+	if (err != -ESRCH || lpfd_read_fdinfo(pidfd, &fi) < 0)
 		return err;
 	return fi.is_pidfd && fi.pid == 0 ? -EREMOTE : err;
 }
@@ -149,7 +149,7 @@ static SYSCALL_FRAME int info_native_fd(int pidfd, struct pidfd_info *info,
 					size_t size)
 {
 	uint64_t req = info->mask;
-	int r = __lpfd_sys_ioctl(pidfd, info_cmd(size), info);
+	int r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
 
 	if (r < 0)
 		return newest_errno(pidfd, r);
@@ -159,18 +159,18 @@ static SYSCALL_FRAME int info_native_fd(int pidfd, struct pidfd_info *info,
 	return 0;
 }
 
-static SYSCALL_FRAME int info_native(const struct __lpfd_target *t,
+static SYSCALL_FRAME int info_native(const struct lpfd_target *t,
 				     struct pidfd_info *info, size_t size)
 {
 	int fd, r;
 
-	if (t->kind == __LPFD_TARGET_FD)
+	if (t->kind == LPFD_TARGET_FD)
 		return info_native_fd(t->fd, info, size);
-	fd = __lpfd_target_open_self(t);
+	fd = lpfd_target_open_self(t);
 	if (fd < 0)
 		return fd;
 	r = info_native_fd(fd, info, size);
-	__lpfd_sys_close(fd);
+	lpfd_sys_close(fd);
 	return r;
 }
 
@@ -199,7 +199,7 @@ static void emulate_coredump(struct pidfd_info *k, bool own_process)
 
 	if (!own_process)
 		return;
-	d = __lpfd_sys_prctl(PR_GET_DUMPABLE, 0);
+	d = lpfd_sys_prctl(PR_GET_DUMPABLE, 0);
 	if (d < 0)
 		return;
 	k->coredump_mask = coredump_mask_of_dumpable(d);
@@ -213,7 +213,7 @@ static void emulate_coredump(struct pidfd_info *k, bool own_process)
 static int emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
 {
 	uint64_t id;
-	int r = __lpfd_read_cgroupid(cgroup_file, &id);
+	int r = lpfd_read_cgroupid(cgroup_file, &id);
 
 	if (r == -EMFILE || r == -ENFILE || r == -ENOMEM)
 		return r;
@@ -225,26 +225,26 @@ static int emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
 }
 
 /* The caller itself: every id and credential comes from a system call. */
-static int info_emulated_self(const struct __lpfd_target *t, uint64_t req,
+static int info_emulated_self(const struct lpfd_target *t, uint64_t req,
 			      struct pidfd_info *k)
 {
 	unsigned int id[3];
 
-	k->tgid = (uint32_t)__lpfd_sys_getpid();
-	k->pid = t->kind == __LPFD_TARGET_SELF_THREAD ?
-		(uint32_t)__lpfd_sys_gettid() : k->tgid;
-	k->ppid = (uint32_t)__lpfd_sys_getppid();
-	__lpfd_sys_getresuid(id);
+	k->tgid = (uint32_t)lpfd_sys_getpid();
+	k->pid = t->kind == LPFD_TARGET_SELF_THREAD ?
+		(uint32_t)lpfd_sys_gettid() : k->tgid;
+	k->ppid = (uint32_t)lpfd_sys_getppid();
+	lpfd_sys_getresuid(id);
 	k->ruid = id[0], k->euid = id[1], k->suid = id[2];
-	__lpfd_sys_getresgid(id);
+	lpfd_sys_getresgid(id);
 	k->rgid = id[0], k->egid = id[1], k->sgid = id[2];
-	k->fsuid = __lpfd_sys_getfsuid();
-	k->fsgid = __lpfd_sys_getfsgid();
+	k->fsuid = lpfd_sys_getfsuid();
+	k->fsgid = lpfd_sys_getfsgid();
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, true);
 	if (req & PIDFD_INFO_CGROUPID)
-		return emulate_cgroupid(k, t->kind == __LPFD_TARGET_SELF_THREAD ?
+		return emulate_cgroupid(k, t->kind == LPFD_TARGET_SELF_THREAD ?
 			"/proc/thread-self/cgroup" : "/proc/self/cgroup");
 	return 0;
 }
@@ -256,7 +256,7 @@ static int info_emulated_self(const struct __lpfd_target *t, uint64_t req,
 static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 			    struct pidfd_info *k)
 {
-	struct __lpfd_status st;
+	struct lpfd_status st;
 	char path[48];
 	int r;
 
@@ -264,15 +264,15 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 		return -EREMOTE;
 	if (pid < 0)
 		return -ESRCH; /* reaped: only the kernel kept the exit status */
-	r = __lpfd_proc_is_ours();
+	r = lpfd_proc_is_ours();
 	if (r < 0)
 		return r;
-	r = __lpfd_read_status(pid, &st);
+	r = lpfd_read_status(pid, &st);
 	if (r == -ESRCH)
-		return __lpfd_proc_missing_errno(pidfd);
+		return lpfd_proc_missing_errno(pidfd);
 	if (r < 0)
 		return r;
-	if ((st.have & __LPFD_ST_ALL) != __LPFD_ST_ALL || st.pid != pid ||
+	if ((st.have & LPFD_ST_ALL) != LPFD_ST_ALL || st.pid != pid ||
 	    st.tgid == 0)
 		return -ESRCH;
 	k->pid = (uint32_t)pid;
@@ -284,38 +284,38 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 	k->sgid = st.gid[2], k->fsgid = st.gid[3];
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_CGROUPID) {
-		__lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cgroup");
+		lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cgroup");
 		r = emulate_cgroupid(k, path);
 		if (r < 0)
 			return r;
 	}
 	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, st.tgid == __lpfd_sys_getpid());
-	r = __lpfd_pidfd_unreaped(pidfd);
+		emulate_coredump(k, st.tgid == lpfd_sys_getpid());
+	r = lpfd_pidfd_unreaped(pidfd);
 	if (r < 0)
 		return r;
 	return r ? 0 : -ESRCH;
 }
 
 /* The kernel's errors for a bad fd come before those for bad arguments. */
-static int check_emulated_fd(int pidfd, struct __lpfd_fdinfo *fi)
+static int check_emulated_fd(int pidfd, struct lpfd_fdinfo *fi)
 {
-	int r = __lpfd_read_fdinfo(pidfd, fi);
+	int r = lpfd_read_fdinfo(pidfd, fi);
 
 	if (r < 0)
 		return r;
 	return fi->is_pidfd ? 0 : -ENOTTY;
 }
 
-static int info_emulated(const struct __lpfd_target *t,
+static int info_emulated(const struct lpfd_target *t,
 			 struct pidfd_info *info, size_t size)
 {
 	struct pidfd_info k = { 0 };
-	struct __lpfd_fdinfo fi;
+	struct lpfd_fdinfo fi;
 	uint64_t req;
 	int r;
 
-	if (t->kind == __LPFD_TARGET_FD) {
+	if (t->kind == LPFD_TARGET_FD) {
 		r = check_emulated_fd(t->fd, &fi);
 		if (r < 0)
 			return r;
@@ -323,7 +323,7 @@ static int info_emulated(const struct __lpfd_target *t,
 	if (!info || size < PIDFD_INFO_SIZE_VER0)
 		return -EINVAL;
 	req = info->mask;
-	if (t->kind == __LPFD_TARGET_FD)
+	if (t->kind == LPFD_TARGET_FD)
 		r = info_emulated_fd(t->fd, fi.pid, req, &k);
 	else
 		r = info_emulated_self(t, req, &k);
@@ -338,25 +338,25 @@ static int info_emulated(const struct __lpfd_target *t,
 }
 
 /* NULL or a struct below the first layout: the kernel still judges the fd. */
-static int info_bad_args(const struct __lpfd_target *t)
+static int info_bad_args(const struct lpfd_target *t)
 {
 	int r;
 
-	if (t->kind != __LPFD_TARGET_FD)
+	if (t->kind != LPFD_TARGET_FD)
 		return -EINVAL;
-	r = __lpfd_sys_ioctl(t->fd, info_cmd(PIDFD_INFO_SIZE_VER0), NULL);
+	r = lpfd_sys_ioctl(t->fd, info_cmd(PIDFD_INFO_SIZE_VER0), NULL);
 	return r == -EBADF || r == -ENOTTY ? r : -EINVAL;
 }
 
 static SYSCALL_FRAME int get_info(int pidfd, struct pidfd_info *info,
 				  size_t size)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_target t;
+	int r = lpfd_target_resolve(pidfd, &t);
 
 	if (r < 0)
 		return r;
-	r = __lpfd_kernel_has(__LPFD_FEAT_GET_INFO);
+	r = lpfd_native(LPFD_FEAT_GET_INFO);
 	if (r < 0)
 		return r;
 	if (!r)
@@ -369,7 +369,7 @@ static SYSCALL_FRAME int get_info(int pidfd, struct pidfd_info *info,
 	return info_native(&t, info, size);
 }
 
-int __lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
+int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 {
 	return get_info(pidfd, info, size);
 }
@@ -379,5 +379,5 @@ LIBPIDFD_API int libpidfd_get_info(int pidfd, struct pidfd_info *info,
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, get_info(pidfd, info, size));
+	return (int)lpfd_return(saved, get_info(pidfd, info, size));
 }

@@ -18,7 +18,7 @@
 
 static int dup_own(int targetfd)
 {
-	return __lpfd_sys_fcntl(targetfd, F_DUPFD_CLOEXEC, 0);
+	return lpfd_sys_fcntl(targetfd, F_DUPFD_CLOEXEC, 0);
 }
 
 /* Whether the caller surely shares the leader's file table (no kcmp: no). */
@@ -26,34 +26,34 @@ static bool shares_leader_files(pid_t tgid, pid_t tid)
 {
 	if (tid == tgid)
 		return true;
-	return __lpfd_sys_kcmp(tgid, tid, KCMP_FILES, 0, 0) == 0;
+	return lpfd_sys_kcmp(tgid, tid, KCMP_FILES, 0, 0) == 0;
 }
 
 static int getfd_leader(int targetfd)
 {
-	pid_t tgid = __lpfd_sys_getpid();
+	pid_t tgid = lpfd_sys_getpid();
 	int pidfd, r;
 
-	if (shares_leader_files(tgid, __lpfd_sys_gettid()))
+	if (shares_leader_files(tgid, lpfd_sys_gettid()))
 		return dup_own(targetfd);
-	pidfd = __lpfd_sys_pidfd_open(tgid, 0);
+	pidfd = lpfd_sys_pidfd_open(tgid, 0);
 	if (pidfd < 0)
 		return pidfd;
-	r = __lpfd_sys_pidfd_getfd(pidfd, targetfd, 0);
-	__lpfd_sys_close(pidfd);
+	r = lpfd_sys_pidfd_getfd(pidfd, targetfd, 0);
+	lpfd_sys_close(pidfd);
 	return r;
 }
 
 static int getfd(int pidfd, int targetfd, unsigned int flags)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_target t;
+	int r = lpfd_target_resolve(pidfd, &t);
 
-	if (r < 0 || t.kind == __LPFD_TARGET_FD)
-		return __lpfd_sys_pidfd_getfd(t.fd, targetfd, flags);
+	if (r < 0 || t.kind == LPFD_TARGET_FD)
+		return lpfd_sys_pidfd_getfd(t.fd, targetfd, flags);
 	if (flags)
 		return -EINVAL;
-	if (t.kind == __LPFD_TARGET_SELF_THREAD)
+	if (t.kind == LPFD_TARGET_SELF_THREAD)
 		return dup_own(targetfd);
 	return getfd_leader(targetfd);
 }
@@ -62,5 +62,5 @@ LIBPIDFD_API int libpidfd_getfd(int pidfd, int targetfd, unsigned int flags)
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, getfd(pidfd, targetfd, flags));
+	return (int)lpfd_return(saved, getfd(pidfd, targetfd, flags));
 }

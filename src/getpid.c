@@ -14,7 +14,7 @@
 static pid_t getpid_native(int pidfd)
 {
 	struct pidfd_info info = { .mask = 0 };
-	int r = __lpfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0);
+	int r = lpfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0);
 
 	if (r < 0)
 		return r == -ENOTTY ? -EBADF : r;
@@ -23,14 +23,14 @@ static pid_t getpid_native(int pidfd)
 
 static pid_t getpid_emulated(int pidfd)
 {
-	struct __lpfd_fdinfo fi;
-	int r = __lpfd_read_fdinfo(pidfd, &fi);
+	struct lpfd_fdinfo fi;
+	int r = lpfd_read_fdinfo(pidfd, &fi);
 
 	if (r < 0)
 		return r;
 	if (!fi.is_pidfd)
 		return -EBADF;
-	r = __lpfd_proc_is_ours();
+	r = lpfd_proc_is_ours();
 	if (r < 0)
 		return r;
 	if (fi.pid == 0)
@@ -38,23 +38,23 @@ static pid_t getpid_emulated(int pidfd)
 	return fi.pid < 0 ? -ESRCH : fi.pid;
 }
 
-static pid_t getpid_self(const struct __lpfd_target *t)
+static pid_t getpid_self(const struct lpfd_target *t)
 {
-	if (t->kind == __LPFD_TARGET_SELF_THREAD)
-		return __lpfd_sys_gettid();
-	return __lpfd_sys_getpid();
+	if (t->kind == LPFD_TARGET_SELF_THREAD)
+		return lpfd_sys_gettid();
+	return lpfd_sys_getpid();
 }
 
 static pid_t do_getpid(int pidfd)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_target t;
+	int r = lpfd_target_resolve(pidfd, &t);
 
 	if (r < 0)
 		return r;
-	if (t.kind != __LPFD_TARGET_FD)
+	if (t.kind != LPFD_TARGET_FD)
 		return getpid_self(&t);
-	r = __lpfd_kernel_has(__LPFD_FEAT_GET_INFO);
+	r = lpfd_native(LPFD_FEAT_GET_INFO);
 	if (r < 0)
 		return r;
 	return r ? getpid_native(pidfd) : getpid_emulated(pidfd);
@@ -64,5 +64,5 @@ LIBPIDFD_API pid_t libpidfd_getpid(int pidfd)
 {
 	int saved = errno;
 
-	return (pid_t)__lpfd_return(saved, do_getpid(pidfd));
+	return (pid_t)lpfd_return(saved, do_getpid(pidfd));
 }

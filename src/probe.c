@@ -36,50 +36,50 @@ static int exists_unless_enosys(long ret)
 
 static int probe_pidfd_open(void)
 {
-	int fd = __lpfd_sys_pidfd_open(__lpfd_sys_getpid(), 0);
+	int fd = lpfd_sys_pidfd_open(lpfd_sys_getpid(), 0);
 
 	if (fd < 0)
 		return fd == -ENOSYS ? 0 : fd;
-	__lpfd_sys_close(fd);
+	lpfd_sys_close(fd);
 	return 1;
 }
 
 static int probe_send_signal(void)
 {
-	return exists_unless_enosys(__lpfd_sys_pidfd_send_signal(-1, 0, NULL, 0));
+	return exists_unless_enosys(lpfd_sys_pidfd_send_signal(-1, 0, NULL, 0));
 }
 
 /* A P_PIDFD-aware kernel looks the fd up (EBADF); an older one rejects the idtype. */
 static int probe_waitid_pidfd(void)
 {
-	int r = __lpfd_sys_waitid(P_PIDFD, 0x7fffffff, NULL, WEXITED, NULL);
+	int r = lpfd_sys_waitid(P_PIDFD, 0x7fffffff, NULL, WEXITED, NULL);
 
 	return r == -EBADF;
 }
 
 static int probe_getfd(void)
 {
-	return exists_unless_enosys(__lpfd_sys_pidfd_getfd(-1, 0, 0));
+	return exists_unless_enosys(lpfd_sys_pidfd_getfd(-1, 0, 0));
 }
 
 static int probe_process_madvise(void)
 {
 	return exists_unless_enosys(
-		__lpfd_sys_process_madvise(-1, NULL, 0, MADV_COLD, 0));
+		lpfd_sys_process_madvise(-1, NULL, 0, MADV_COLD, 0));
 }
 
 static int probe_process_mrelease(void)
 {
-	return exists_unless_enosys(__lpfd_sys_process_mrelease(-1, 0));
+	return exists_unless_enosys(lpfd_sys_process_mrelease(-1, 0));
 }
 
 static int probe_pidfd_thread(void)
 {
-	int fd = __lpfd_sys_pidfd_open(__lpfd_sys_gettid(), PIDFD_THREAD);
+	int fd = lpfd_sys_pidfd_open(lpfd_sys_gettid(), PIDFD_THREAD);
 
 	if (fd < 0)
 		return fd == -EINVAL || fd == -ENOSYS ? 0 : fd;
-	__lpfd_sys_close(fd);
+	lpfd_sys_close(fd);
 	return 1;
 }
 
@@ -87,13 +87,13 @@ static int probe_ns_ioctls(void)
 {
 	int pidfd, nsfd;
 
-	pidfd = __lpfd_sys_pidfd_open(__lpfd_sys_getpid(), 0);
+	pidfd = lpfd_sys_pidfd_open(lpfd_sys_getpid(), 0);
 	if (pidfd < 0)
 		return pidfd == -ENOSYS ? 0 : pidfd;
-	nsfd = __lpfd_sys_ioctl(pidfd, PIDFD_GET_UTS_NAMESPACE, NULL);
-	__lpfd_sys_close(pidfd);
+	nsfd = lpfd_sys_ioctl(pidfd, PIDFD_GET_UTS_NAMESPACE, NULL);
+	lpfd_sys_close(pidfd);
 	if (nsfd >= 0) {
-		__lpfd_sys_close(nsfd);
+		lpfd_sys_close(nsfd);
 		return 1;
 	}
 	return nsfd == -EMFILE || nsfd == -ENFILE ? nsfd : 0;
@@ -109,11 +109,11 @@ static int info_on_self(struct pidfd_info *info)
 
 	memset(info, 0, sizeof(*info));
 	info->mask = PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK;
-	pidfd = __lpfd_sys_pidfd_open(__lpfd_sys_getpid(), 0);
+	pidfd = lpfd_sys_pidfd_open(lpfd_sys_getpid(), 0);
 	if (pidfd < 0)
 		return pidfd == -ENOSYS ? 0 : pidfd;
-	r = __lpfd_sys_ioctl(pidfd, PIDFD_GET_INFO, info);
-	__lpfd_sys_close(pidfd);
+	r = lpfd_sys_ioctl(pidfd, PIDFD_GET_INFO, info);
+	lpfd_sys_close(pidfd);
 	if (r < 0)
 		return r == -ENOTTY || r == -EINVAL ? 0 : r;
 	return 1;
@@ -167,20 +167,20 @@ static int probe_info_exit_by_child(void)
 	int pidfd = -1, r;
 	long pid;
 
-	pid = __lpfd_sc(__NR_clone, CLONE_PIDFD, 0, &pidfd, 0, 0, 0);
+	pid = lpfd_sc(__NR_clone, CLONE_PIDFD, 0, &pidfd, 0, 0, 0);
 	if (pid == 0)
 		for (;;)
-			__lpfd_sc(__NR_exit, 0, 0, 0, 0, 0, 0);
+			lpfd_sc(__NR_exit, 0, 0, 0, 0, 0, 0);
 	if (pid < 0)
 		return (int)pid;
 	/* A signal handler may interrupt the wait: the child is still ours. */
 	do
-		r = __lpfd_sys_waitid(P_PIDFD, pidfd, &si, WEXITED | __WALL,
+		r = lpfd_sys_waitid(P_PIDFD, pidfd, &si, WEXITED | __WALL,
 				      NULL);
 	while (r == -EINTR);
 	if (r == 0)
-		r = __lpfd_sys_ioctl(pidfd, PIDFD_GET_INFO, &info);
-	__lpfd_sys_close(pidfd);
+		r = lpfd_sys_ioctl(pidfd, PIDFD_GET_INFO, &info);
+	lpfd_sys_close(pidfd);
 	if (r < 0)
 		return r == -ESRCH ? 0 : r;
 	return !!(info.mask & PIDFD_INFO_EXIT);
@@ -205,7 +205,7 @@ static int probe_info_exit(void)
 /* Signal 0 to ourselves through the sentinel: the kernel knows it or says EBADF. */
 static int probe_sentinel(int sentinel)
 {
-	int r = __lpfd_sys_pidfd_send_signal(sentinel, 0, NULL, 0);
+	int r = lpfd_sys_pidfd_send_signal(sentinel, 0, NULL, 0);
 
 	return r == 0 ? 1 : (r == -EBADF || r == -ENOSYS ? 0 : r);
 }
@@ -226,39 +226,39 @@ struct feature_desc {
 	bool emulable;
 };
 
-static const struct feature_desc feature_table[__LPFD_FEAT_COUNT] = {
-	[__LPFD_FEAT_PIDFD_OPEN]       = { probe_pidfd_open, false },
-	[__LPFD_FEAT_SEND_SIGNAL]      = { probe_send_signal, false },
-	[__LPFD_FEAT_WAITID_PIDFD]     = { probe_waitid_pidfd, false },
-	[__LPFD_FEAT_GETFD]            = { probe_getfd, false },
-	[__LPFD_FEAT_PROCESS_MADVISE]  = { probe_process_madvise, false },
-	[__LPFD_FEAT_PROCESS_MRELEASE] = { probe_process_mrelease, false },
-	[__LPFD_FEAT_PIDFD_THREAD]     = { probe_pidfd_thread, false },
-	[__LPFD_FEAT_NS_IOCTLS]        = { probe_ns_ioctls, true },
-	[__LPFD_FEAT_GET_INFO]         = { probe_get_info, true },
-	[__LPFD_FEAT_INFO_EXIT]        = { probe_info_exit, true },
-	[__LPFD_FEAT_SELF_SENTINELS]   = { probe_self_sentinels, true },
-	[__LPFD_FEAT_INFO_COREDUMP]    = { probe_info_coredump, true },
-	[__LPFD_FEAT_SELF_GROUP_10001] = { probe_self_group_10001, true },
-	[__LPFD_FEAT_INFO_SUPPORTED]   = { probe_info_supported, true },
-	[__LPFD_FEAT_INFO_CODE]        = { probe_info_code, true },
+static const struct feature_desc feature_table[LPFD_FEAT_COUNT] = {
+	[LPFD_FEAT_PIDFD_OPEN]       = { probe_pidfd_open, false },
+	[LPFD_FEAT_SEND_SIGNAL]      = { probe_send_signal, false },
+	[LPFD_FEAT_WAITID_PIDFD]     = { probe_waitid_pidfd, false },
+	[LPFD_FEAT_GETFD]            = { probe_getfd, false },
+	[LPFD_FEAT_PROCESS_MADVISE]  = { probe_process_madvise, false },
+	[LPFD_FEAT_PROCESS_MRELEASE] = { probe_process_mrelease, false },
+	[LPFD_FEAT_PIDFD_THREAD]     = { probe_pidfd_thread, false },
+	[LPFD_FEAT_NS_IOCTLS]        = { probe_ns_ioctls, true },
+	[LPFD_FEAT_GET_INFO]         = { probe_get_info, true },
+	[LPFD_FEAT_INFO_EXIT]        = { probe_info_exit, true },
+	[LPFD_FEAT_SELF_SENTINELS]   = { probe_self_sentinels, true },
+	[LPFD_FEAT_INFO_COREDUMP]    = { probe_info_coredump, true },
+	[LPFD_FEAT_SELF_GROUP_10001] = { probe_self_group_10001, true },
+	[LPFD_FEAT_INFO_SUPPORTED]   = { probe_info_supported, true },
+	[LPFD_FEAT_INFO_CODE]        = { probe_info_code, true },
 };
 
-static int feature_cache[__LPFD_FEAT_COUNT];
+static int feature_cache[LPFD_FEAT_COUNT];
 static int emulate_cache;
 
 /* For the differential tests, which run both paths in one process. */
-void __lpfd_emulate_override(int on)
+void lpfd_emulate_override(int on)
 {
 	__atomic_store_n(&emulate_cache, on ? PROBE_YES : PROBE_NO,
 			 __ATOMIC_RELAXED);
 }
 
-bool __lpfd_emulate_forced(void)
+bool lpfd_emulate_forced(void)
 {
 	int v = __atomic_load_n(&emulate_cache, __ATOMIC_RELAXED);
 
-	if (__lpfd_unlikely(v == PROBE_UNKNOWN)) {
+	if (lpfd_unlikely(v == PROBE_UNKNOWN)) {
 		const char *e = getenv("LIBPIDFD_EMULATE");
 
 		v = e && e[0] == '1' && e[1] == '\0' ? PROBE_YES : PROBE_NO;
@@ -267,12 +267,12 @@ bool __lpfd_emulate_forced(void)
 	return v == PROBE_YES;
 }
 
-int __lpfd_kernel_has_raw(enum __lpfd_feature feat)
+int lpfd_kernel_has(enum lpfd_feature feat)
 {
 	int v = __atomic_load_n(&feature_cache[feat], __ATOMIC_RELAXED);
 	int r;
 
-	if (__lpfd_likely(v != PROBE_UNKNOWN))
+	if (lpfd_likely(v != PROBE_UNKNOWN))
 		return v == PROBE_YES;
 	r = feature_table[feat].probe();
 	if (r < 0)
@@ -282,9 +282,9 @@ int __lpfd_kernel_has_raw(enum __lpfd_feature feat)
 	return r;
 }
 
-int __lpfd_kernel_has(enum __lpfd_feature feat)
+int lpfd_native(enum lpfd_feature feat)
 {
-	if (feature_table[feat].emulable && __lpfd_emulate_forced())
+	if (feature_table[feat].emulable && lpfd_emulate_forced())
 		return 0;
-	return __lpfd_kernel_has_raw(feat);
+	return lpfd_kernel_has(feat);
 }

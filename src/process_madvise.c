@@ -29,7 +29,7 @@
  */
 static long check_iovecs(const struct iovec *iov, size_t vlen, int advice)
 {
-	long r = __lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
+	long r = lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
 
 	return r == -EBADF || r == -ENOSYS ? 0 : r;
 }
@@ -65,7 +65,7 @@ static ssize_t madvise_self(const struct iovec *iov, size_t vlen, int advice)
 		total += len;
 		if (!len && i > 0)
 			continue;
-		r = __lpfd_sys_madvise(iov[i].iov_base, len, advice);
+		r = lpfd_sys_madvise(iov[i].iov_base, len, advice);
 		if (r < 0)
 			break;
 		done += len;
@@ -89,17 +89,17 @@ static ssize_t process_madvise_self(const struct iovec *iov, size_t vlen,
 static ssize_t do_process_madvise(int pidfd, const struct iovec *iov,
 				  size_t vlen, int advice, unsigned int flags)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_target t;
+	int r = lpfd_target_resolve(pidfd, &t);
 
-	if (r < 0 || t.kind == __LPFD_TARGET_FD)
-		return __lpfd_sys_process_madvise(t.fd, iov, vlen, advice, flags);
-	r = __lpfd_target_kernel_sentinel(&t);
+	if (r < 0 || t.kind == LPFD_TARGET_FD)
+		return lpfd_sys_process_madvise(t.fd, iov, vlen, advice, flags);
+	r = lpfd_target_kernel_sentinel(&t);
 	if (r == -EBADF)
 		return process_madvise_self(iov, vlen, advice, flags);
-	if (__lpfd_is_errno(r))
+	if (lpfd_is_errno(r))
 		return r;
-	return __lpfd_sys_process_madvise(r, iov, vlen, advice, flags);
+	return lpfd_sys_process_madvise(r, iov, vlen, advice, flags);
 }
 
 LIBPIDFD_API ssize_t libpidfd_process_madvise(int pidfd,
@@ -109,6 +109,6 @@ LIBPIDFD_API ssize_t libpidfd_process_madvise(int pidfd,
 {
 	int saved = errno;
 
-	return (ssize_t)__lpfd_return(
+	return (ssize_t)lpfd_return(
 		saved, do_process_madvise(pidfd, iov, vlen, advice, flags));
 }

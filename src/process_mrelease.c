@@ -11,22 +11,22 @@
 
 static int process_mrelease(int pidfd, unsigned int flags)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_target t;
+	int r = lpfd_target_resolve(pidfd, &t);
 
-	if (r < 0 || t.kind == __LPFD_TARGET_FD)
-		return __lpfd_sys_process_mrelease(t.fd, flags);
-	r = __lpfd_target_kernel_sentinel(&t);
+	if (r < 0 || t.kind == LPFD_TARGET_FD)
+		return lpfd_sys_process_mrelease(t.fd, flags);
+	r = lpfd_target_kernel_sentinel(&t);
 	if (r == -EBADF)
 		return -EINVAL; /* flags or not, the kernel says EINVAL */
-	if (__lpfd_is_errno(r))
+	if (lpfd_is_errno(r))
 		return r;
-	return __lpfd_sys_process_mrelease(r, flags);
+	return lpfd_sys_process_mrelease(r, flags);
 }
 
 LIBPIDFD_API int libpidfd_process_mrelease(int pidfd, unsigned int flags)
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, process_mrelease(pidfd, flags));
+	return (int)lpfd_return(saved, process_mrelease(pidfd, flags));
 }

@@ -269,7 +269,7 @@ TEST(compat_exports_only_the_interposed_calls)
 	};
 	static const char *const hidden[] = {
 		"libpidfd_get_info", "libpidfd_send_signal", "libpidfd_features",
-		"__lpfd_get_info", "__lpfd_kernel_has", "__wrap_syscall",
+		"lpfd_get_info", "lpfd_native", "__wrap_syscall",
 	};
 	char path[4200];
 	void *h;

@@ -240,17 +240,17 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 		errno = 0;
 		if (libpidfd_get_info(H.fd, &info, sizeof(info)) != 0) {
 			int err = errno;
-			struct __lpfd_fdinfo fi = { 0 };
-			struct __lpfd_status st = { 0 };
-			int a = __lpfd_read_fdinfo(H.fd, &fi);
-			int b = __lpfd_read_status(H.pid, &st);
+			struct lpfd_fdinfo fi = { 0 };
+			struct lpfd_status st = { 0 };
+			int a = lpfd_read_fdinfo(H.fd, &fi);
+			int b = lpfd_read_status(H.pid, &st);
 
 			/* A handler ran inside: EINTR is no answer of ours. */
 			FAIL("get_info (%s path, round %d): %s, handler state %d; "
 			     "now: fdinfo %d pid %d, status %d have %#x, unreaped %d",
 			     i & 1 ? "emulated" : "native", i,
 			     strerrorname_np(err), (int)H.bad, a, fi.pid, b,
-			     st.have, __lpfd_pidfd_unreaped(H.fd));
+			     st.have, lpfd_pidfd_unreaped(H.fd));
 		}
 		ASSERT_EQ(info.pid, H.pid);
 		ASSERT_EQ(info.ruid, UID_BASE);

@@ -41,7 +41,7 @@ static void expect_stale(int fd, bool emulate)
 {
 	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
-	__lpfd_emulate_override(emulate);
+	lpfd_emulate_override(emulate);
 	ASSERT_ERRNO(libpidfd_get_info(fd, &info, sizeof(info)), ESRCH);
 	ASSERT_ERRNO(libpidfd_getpid(fd), ESRCH);
 }

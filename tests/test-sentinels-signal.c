@@ -230,9 +230,9 @@ TEST(signal_process_group)
 {
 	block_usr1();
 	sentinels_both_paths(check_process_group, NULL);
-	__lpfd_emulate_override(1);
+	lpfd_emulate_override(1);
 	sentinels_in_thread(pgrp_of_thread_id, NULL);
-	__lpfd_emulate_override(0);
+	lpfd_emulate_override(0);
 	sentinels_in_thread(pgrp_of_thread_id, NULL);
 }
 
@@ -448,7 +448,7 @@ TEST(signal_after_fork_names_the_child)
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		for (int emulate = 0; emulate < 2; emulate++) {
-			__lpfd_emulate_override(emulate);
+			lpfd_emulate_override(emulate);
 			send_and_check(PIDFD_SELF_PROCESS, SI_USER);
 			send_and_check(PIDFD_SELF_THREAD, SI_TKILL);
 		}

@@ -92,7 +92,7 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 
 	memset(r->buf, 0xa5, sizeof(r->buf));
 	info->mask = mask;
-	__lpfd_emulate_override(emulate);
+	lpfd_emulate_override(emulate);
 	errno = 0;
 	r->ret = libpidfd_get_info(fd, info, size);
 	r->err = errno;
@@ -100,7 +100,7 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 
 bool util_have_native_info(void)
 {
-	return __lpfd_kernel_has_raw(__LPFD_FEAT_GET_INFO) > 0;
+	return lpfd_kernel_has(LPFD_FEAT_GET_INFO) > 0;
 }
 
 void util_as_pidns_init(void (*fn)(void))
