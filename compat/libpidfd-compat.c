@@ -274,12 +274,9 @@ COMPAT_API int ioctl(int fd, unsigned long request, ...)
  */
 static bool waitid_ours(int pidfd)
 {
-	struct lpfd_target t;
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	if (lpfd_target_resolve(pidfd, &t) == 0 &&
-	    t.kind != LPFD_TARGET_FD)
-		return true;
-	return lpfd_native(LPFD_FEAT_WAITID_PIDFD) <= 0;
+	return lpfd_route_is_self(&r) || lpfd_native(LPFD_FEAT_WAITID_PIDFD) <= 0;
 }
 
 COMPAT_API int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)

@@ -7,12 +7,6 @@
 
 #include "internal.h"
 
-/* The public LIBPIDFD_KERNEL_* bits follow the probe table's order. */
-_Static_assert(LIBPIDFD_KERNEL_INFO_CODE == 1ULL << LPFD_FEAT_INFO_CODE &&
-	       LIBPIDFD_KERNEL_GET_INFO == 1ULL << LPFD_FEAT_GET_INFO &&
-	       LPFD_FEAT_COUNT == 15,
-	       "LIBPIDFD_KERNEL_* and enum lpfd_feature disagree");
-
 static uint64_t kernel_mask(void)
 {
 	uint64_t m = 0;
@@ -52,7 +46,7 @@ static void fill(struct libpidfd_features *f)
 }
 
 /*
- * Every probe, run once and cached from then on: one that could not run
+ * Every probe, run now if it has not: one that could not run this time
  * (EMFILE, say) gives its error rather than a feature shown as absent.
  */
 static int probe_all(void)
@@ -71,7 +65,7 @@ static int features(struct libpidfd_features *out, size_t size)
 	struct libpidfd_features f;
 	int r;
 
-	if (!out)
+	if (!out || lpfd_user_writable(out, size) < 0)
 		return -EFAULT;
 	r = probe_all();
 	if (r < 0)

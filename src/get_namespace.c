@@ -160,9 +160,9 @@ static int open_ns(const char *dir, const struct ns_desc *ns, bool may_be_dead)
 }
 
 /* The kernel's ioctl on a pidfd opened on ourselves for this one call. */
-static int ns_self_by_pidfd(const struct lpfd_target *t, unsigned int cmd)
+static int ns_self_by_pidfd(const struct lpfd_route *t, unsigned int cmd)
 {
-	int pidfd = lpfd_target_open_self(t), r;
+	int pidfd = lpfd_route_open_self(t), r;
 
 	if (pidfd < 0)
 		return pidfd;
@@ -171,19 +171,17 @@ static int ns_self_by_pidfd(const struct lpfd_target *t, unsigned int cmd)
 	return r;
 }
 
-static int ns_self(const struct lpfd_target *t, unsigned int cmd,
+static int ns_self(const struct lpfd_route *t, unsigned int cmd,
 		   const struct ns_desc *ns)
 {
-	bool thread = t->kind == LPFD_TARGET_SELF_THREAD;
+	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
 	int fd = open_ns(thread ? "/proc/thread-self" : "/proc/self", ns, !thread);
-	int r;
 
 	if (fd >= 0 || fd == -EACCES)
 		return fd;
 	/* No /proc, or an error the kernel may word otherwise: ask it. */
-	r = lpfd_native(LPFD_FEAT_NS_IOCTLS);
-	if (r <= 0)
-		return r < 0 ? r : fd;
+	if (lpfd_native(LPFD_FEAT_NS_IOCTLS) <= 0)
+		return fd;
 	return ns_self_by_pidfd(t, cmd);
 }
 
@@ -240,9 +238,10 @@ static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
 }
 
 /* Not a namespace command: after the kernel's EBADF for a closed fd, ENOTTY. */
-static int unknown_cmd(const struct lpfd_target *t)
+static int unknown_cmd(const struct lpfd_route *t)
 {
-	if (t->kind == LPFD_TARGET_FD && lpfd_sys_fcntl(t->fd, F_GETFD, 0) < 0)
+	if (t->kind == LPFD_ROUTE_BAD ||
+	    (t->kind == LPFD_ROUTE_KERNEL && lpfd_sys_fcntl(t->fd, F_GETFD, 0) < 0))
 		return -EBADF;
 	return -ENOTTY;
 }
@@ -250,14 +249,15 @@ static int unknown_cmd(const struct lpfd_target *t)
 static int get_namespace(int pidfd, unsigned int cmd)
 {
 	const struct ns_desc *ns = ns_of_cmd(cmd);
-	struct lpfd_target t;
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 	int r;
 
-	(void)lpfd_target_resolve(pidfd, &t); /* a bad value: fd -1, EBADF */
 	if (!ns)
 		return unknown_cmd(&t);
-	if (t.kind != LPFD_TARGET_FD)
+	if (lpfd_route_is_self(&t))
 		return ns_self(&t, cmd, ns);
+	if (t.kind == LPFD_ROUTE_BAD)
+		return -EBADF;
 	r = lpfd_native(LPFD_FEAT_NS_IOCTLS);
 	if (r < 0)
 		return r;

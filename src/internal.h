@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "libpidfd.h"
+#include "feature_list.h"
 
 #define LIBPIDFD_API __attribute__((visibility("default")))
 
@@ -43,69 +44,98 @@ static inline long lpfd_return(int saved_errno, long ret)
 }
 
 /* ------------------------------------------------------------------------
- * Feature probes (src/probe.c). One entry per kernel feature, each found out
- * once by a real, harmless call and cached lock-free.
+ * Feature probes (src/probe.c), one per line of src/feature_list.h. Each is
+ * found out by a real, harmless call (never a process or a thread: the
+ * caller may run under seccomp or a pids limit) and cached lock-free.
  */
 enum lpfd_feature {
-	LPFD_FEAT_PIDFD_OPEN,       /* 5.3:  pidfd_open(2) */
-	LPFD_FEAT_SEND_SIGNAL,      /* 5.1:  pidfd_send_signal(2) */
-	LPFD_FEAT_WAITID_PIDFD,     /* 5.4:  waitid(P_PIDFD) */
-	LPFD_FEAT_GETFD,            /* 5.6:  pidfd_getfd(2) */
-	LPFD_FEAT_PROCESS_MADVISE,  /* 5.10: process_madvise(2) */
-	LPFD_FEAT_PROCESS_MRELEASE, /* 5.15: process_mrelease(2) */
-	LPFD_FEAT_PIDFD_THREAD,     /* 6.9:  pidfd_open(tid, PIDFD_THREAD) */
-	LPFD_FEAT_NS_IOCTLS,        /* 6.11: PIDFD_GET_*_NAMESPACE */
-	LPFD_FEAT_GET_INFO,         /* 6.13: PIDFD_GET_INFO */
-	LPFD_FEAT_INFO_EXIT,        /* 6.15: PIDFD_INFO_EXIT after reap */
-	LPFD_FEAT_SELF_SENTINELS,   /* 6.15: PIDFD_SELF_THREAD (-10000) */
-	LPFD_FEAT_INFO_COREDUMP,    /* 6.16: PIDFD_INFO_COREDUMP */
-	LPFD_FEAT_SELF_GROUP_10001, /* 6.17: PIDFD_SELF_THREAD_GROUP is -10001 */
-	LPFD_FEAT_INFO_SUPPORTED,   /* 6.19: PIDFD_INFO_SUPPORTED_MASK */
-	LPFD_FEAT_INFO_CODE,        /* 7.1:  PIDFD_INFO_COREDUMP_CODE */
-	LPFD_FEAT_COUNT,
+#define LPFD_FEATURE_ENUM(NAME, name, since, emulable) LPFD_FEAT_##NAME,
+	LPFD_FEATURES(LPFD_FEATURE_ENUM)
+#undef LPFD_FEATURE_ENUM
+	LPFD_FEAT_COUNT
 };
 
 /*
- * 1 if the kernel has the feature and the library may use it, 0 if not
- * (absent, or LIBPIDFD_EMULATE=1 in force), -errno if the probe itself
- * could not run (EMFILE, say); such a result is not cached.
+ * Does the kernel have the feature? 1 yes, 0 no. A probe that cannot run
+ * (EMFILE, or EPERM from a seccomp filter) gives its -errno, which the call
+ * returns, and runs again on the next call, LPFD_PROBE_TRIES times in all;
+ * after that the answer is 0 for good: the library's emulation where it
+ * has one, else the kernel's own errno from the call itself.
  */
-int lpfd_native(enum lpfd_feature feat);
-/* Like lpfd_native(), ignoring LIBPIDFD_EMULATE. */
+#define LPFD_PROBE_TRIES 3
 int lpfd_kernel_has(enum lpfd_feature feat);
+/* Take the native path for the feature? 0 also under LIBPIDFD_EMULATE=1. */
+int lpfd_native(enum lpfd_feature feat);
 bool lpfd_emulate_forced(void);
 /* Force (1) or lift (0) emulation, whatever the environment says: tests only. */
 void lpfd_emulate_override(int on);
 
+/*
+ * The kernel's PIDFD_GET_INFO, found out once: the size of its struct
+ * pidfd_info (0 without the ioctl) and the bits it lists in supported_mask
+ * (0 before 6.19).
+ */
+struct lpfd_kernel_info {
+	uint32_t size;
+	uint64_t supported;
+};
+void lpfd_kernel_info(struct lpfd_kernel_info *out);
+
 /* ------------------------------------------------------------------------
- * The one place a pidfd argument is resolved (src/target.c).
+ * Routing a pidfd argument (src/target.c): the one place that tells a file
+ * descriptor from a sentinel, and a sentinel the kernel takes from one the
+ * library does itself.
  */
-enum lpfd_target_kind {
-	LPFD_TARGET_FD,          /* a file descriptor, pidfd or not */
-	LPFD_TARGET_SELF_THREAD, /* PIDFD_SELF_THREAD */
-	LPFD_TARGET_SELF_GROUP,  /* PIDFD_SELF_THREAD_GROUP, either value */
+enum lpfd_route_kind {
+	LPFD_ROUTE_KERNEL,       /* hand the kernel fd: a fd, or a sentinel it takes */
+	LPFD_ROUTE_BAD,          /* a negative value that names nothing: fd is -1,
+				    which the kernel calls EBADF after judging
+				    the other arguments, in its own order */
+	LPFD_ROUTE_SELF_THREAD,  /* PIDFD_SELF_THREAD, done by the library */
+	LPFD_ROUTE_SELF_PROCESS, /* PIDFD_SELF_THREAD_GROUP, either value, likewise */
+	LPFD_ROUTE_ERROR,        /* a probe could not run: err is its -errno */
 };
 
-struct lpfd_target {
-	enum lpfd_target_kind kind;
-	int fd; /* the caller's fd, for LPFD_TARGET_FD */
+struct lpfd_route {
+	enum lpfd_route_kind kind;
+	int fd;
+	int err;
 };
 
 /*
- * Classify a pidfd argument: 0, or -EBADF for a negative value that is no
- * sentinel. It makes no system call. On -EBADF, *t is still a plain fd
- * target, fd -1: a caller that hands it to the kernel gets EBADF after the
- * kernel has judged the call's other arguments, in the kernel's own order.
+ * Where a pidfd argument goes. call is the system call's own feature where
+ * the kernel takes the sentinels in it from 6.15 on (LPFD_FEAT_SEND_SIGNAL,
+ * _PROCESS_MADVISE, _PROCESS_MRELEASE), or LPFD_NO_SENTINELS for a call
+ * no kernel takes them in (the ioctls, pidfd_getfd, waitid). No system call
+ * beyond the cached probes.
  */
-int lpfd_target_resolve(int pidfd, struct lpfd_target *t);
+#define LPFD_NO_SENTINELS LPFD_FEAT_COUNT
+struct lpfd_route lpfd_route(int pidfd, enum lpfd_feature call);
+static inline bool lpfd_route_is_self(const struct lpfd_route *r)
+{
+	return r->kind == LPFD_ROUTE_SELF_THREAD ||
+	       r->kind == LPFD_ROUTE_SELF_PROCESS;
+}
+/* The caller's tid for a thread route, its pid for a process route. */
+pid_t lpfd_route_self_id(const struct lpfd_route *r);
+/* Open a real pidfd (close-on-exec) for a self route. */
+int lpfd_route_open_self(const struct lpfd_route *r);
+
+struct lpfd_fdinfo;
 /*
- * The sentinel value the running kernel understands for a self target
- * (itself negative: tell it from an error with lpfd_is_errno()), or
- * -EBADF where the kernel takes none, or another -errno.
+ * What the newest kernel answers to a pidfs ioctl on a fd that is not a
+ * pidfd (fi, its fdinfo): EBADF for an O_PATH file, EINVAL for epoll (which
+ * has its own ioctls since 6.9), ENOTTY for any other.
  */
-int lpfd_target_kernel_sentinel(const struct lpfd_target *t);
-/* Open a real pidfd for a self target (close-on-exec). */
-int lpfd_target_open_self(const struct lpfd_target *t);
+int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi);
+
+/* ------------------------------------------------------------------------
+ * The caller's buffers (src/user.c), judged as the kernel's
+ * copy_from_user() and copy_to_user() judge them: -EFAULT for memory the
+ * kernel would fault on, never a crash. One system call per page.
+ */
+int lpfd_user_readable(const void *p, size_t n);
+int lpfd_user_writable(void *p, size_t n);
 
 /* ------------------------------------------------------------------------
  * /proc readers (src/proc.c) and their pure parsers (src/parse.c), which
@@ -205,6 +235,11 @@ int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
  */
 void lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
 			   size_t ksize);
+/*
+ * The size of the kernel's struct pidfd_info (72 for anything older than
+ * 6.19) from its answer to a PIDFD_INFO_SUPPORTED_MASK request.
+ */
+size_t lpfd_info_kernel_size(const struct pidfd_info *answer);
 /* The PIDFD_INFO_* bits libpidfd_get_info() can return on this kernel. */
 uint64_t lpfd_info_supported_mask(void);
 

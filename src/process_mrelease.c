@@ -11,17 +11,13 @@
 
 static int process_mrelease(int pidfd, unsigned int flags)
 {
-	struct lpfd_target t;
-	int r = lpfd_target_resolve(pidfd, &t);
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MRELEASE);
 
-	if (r < 0 || t.kind == LPFD_TARGET_FD)
-		return lpfd_sys_process_mrelease(t.fd, flags);
-	r = lpfd_target_kernel_sentinel(&t);
-	if (r == -EBADF)
+	if (r.kind == LPFD_ROUTE_ERROR)
+		return r.err;
+	if (lpfd_route_is_self(&r))
 		return -EINVAL; /* flags or not, the kernel says EINVAL */
-	if (lpfd_is_errno(r))
-		return r;
-	return lpfd_sys_process_mrelease(r, flags);
+	return lpfd_sys_process_mrelease(r.fd, flags);
 }
 
 LIBPIDFD_API int libpidfd_process_mrelease(int pidfd, unsigned int flags)

@@ -23,11 +23,11 @@
 static int do_waitid(int pidfd, siginfo_t *info, int options,
 		     struct rusage *ru)
 {
-	struct lpfd_target t;
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	if (lpfd_target_resolve(pidfd, &t) < 0 || t.kind == LPFD_TARGET_FD)
-		return lpfd_sys_waitid(P_PIDFD, pidfd, info, options, ru);
-	return lpfd_sys_waitid(P_PID, lpfd_sys_getpid(), info, options, ru);
+	if (lpfd_route_is_self(&r))
+		return lpfd_sys_waitid(P_PID, lpfd_sys_getpid(), info, options, ru);
+	return lpfd_sys_waitid(P_PIDFD, pidfd, info, options, ru);
 }
 
 LIBPIDFD_API int libpidfd_waitid(int pidfd, siginfo_t *info, int options,
