@@ -201,7 +201,7 @@ static bool proc_dir_hidden_or_gone(const char *dir)
 }
 
 /* Another process, by the pid its pidfd's fdinfo gives. */
-static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
+static int ns_emulated_fd(int pidfd, const struct ns_desc *ns)
 {
 	struct lpfd_fdinfo fi;
 	char dir[32];
@@ -211,7 +211,7 @@ static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
 	if (r < 0)
 		return r;
 	if (!fi.is_pidfd)
-		return lpfd_sys_ioctl(pidfd, cmd, NULL); /* that file's answer */
+		return lpfd_not_pidfd_errno(pidfd, &fi);
 	if (fi.pid < 0)
 		return -ESRCH;
 	if (fi.pid == 0)
@@ -263,7 +263,7 @@ static int get_namespace(int pidfd, unsigned int cmd)
 		return r;
 	if (r)
 		return lpfd_sys_ioctl(t.fd, cmd, NULL);
-	return ns_emulated_fd(t.fd, cmd, ns);
+	return ns_emulated_fd(t.fd, ns);
 }
 
 LIBPIDFD_API int libpidfd_get_namespace(int pidfd, unsigned long ioctl_cmd)

@@ -57,10 +57,11 @@ enum lpfd_feature {
 
 /*
  * Does the kernel have the feature? 1 yes, 0 no. A probe that cannot run
- * (EMFILE, or EPERM from a seccomp filter) gives its -errno, which the call
- * returns, and runs again on the next call, LPFD_PROBE_TRIES times in all;
- * after that the answer is 0 for good: the library's emulation where it
- * has one, else the kernel's own errno from the call itself.
+ * runs again on the next call, LPFD_PROBE_TRIES times in all; after that
+ * the answer is 0 for good: the library's emulation where it has one, else
+ * the kernel's own errno from the call itself. Until then, a probe short
+ * of descriptors or memory gives its -errno (EMFILE, ...), which the call
+ * returns; one refused (EPERM from a seccomp filter) gives 0.
  */
 #define LPFD_PROBE_TRIES 3
 int lpfd_kernel_has(enum lpfd_feature feat);

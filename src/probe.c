@@ -274,6 +274,19 @@ LPFD_FEATURES(LPFD_FEATURE_BIT)
 #undef LPFD_FEATURE_BIT
 
 /*
+ * A probe that could not run for want of a descriptor or memory gives that
+ * error to its call, as the call itself would have given it. Anything else
+ * (EPERM, from a seccomp filter or an LSM) will not go away: the call
+ * answers as if the feature were absent, and the probe is tried again
+ * later all the same.
+ */
+static bool out_of_resources(int err)
+{
+	return err == -EMFILE || err == -ENFILE || err == -ENOMEM ||
+	       err == -EAGAIN;
+}
+
+/*
  * Per feature: PROBE_UNKNOWN, PROBE_YES, PROBE_NO, or a count of probes
  * that could not run, below PROBE_FAILED(0).
  */
@@ -297,7 +310,9 @@ int lpfd_kernel_has(enum lpfd_feature feat)
 	else
 		v--;
 	__atomic_store_n(&feature_cache[feat], v, __ATOMIC_RELAXED);
-	return v > 0 ? v == PROBE_YES : r;
+	if (v > 0)
+		return v == PROBE_YES;
+	return out_of_resources(r) ? r : 0;
 }
 
 int lpfd_native(enum lpfd_feature feat)
