@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pidfd.h"
+#include "../src/feature_list.h"
 
 struct kfeature {
 	uint64_t bit;
@@ -18,22 +19,12 @@ struct kfeature {
 	const char *since;
 };
 
+/* The library's own list of kernel features, names and releases. */
 static const struct kfeature kfeatures[] = {
-	{ LIBPIDFD_KERNEL_PIDFD_OPEN, "pidfd_open(2)", "5.3" },
-	{ LIBPIDFD_KERNEL_SEND_SIGNAL, "pidfd_send_signal(2)", "5.1" },
-	{ LIBPIDFD_KERNEL_WAITID_PIDFD, "waitid(P_PIDFD)", "5.4" },
-	{ LIBPIDFD_KERNEL_GETFD, "pidfd_getfd(2)", "5.6" },
-	{ LIBPIDFD_KERNEL_PROCESS_MADVISE, "process_madvise(2)", "5.10" },
-	{ LIBPIDFD_KERNEL_PROCESS_MRELEASE, "process_mrelease(2)", "5.15" },
-	{ LIBPIDFD_KERNEL_PIDFD_THREAD, "PIDFD_THREAD", "6.9" },
-	{ LIBPIDFD_KERNEL_NS_IOCTLS, "PIDFD_GET_*_NAMESPACE", "6.11" },
-	{ LIBPIDFD_KERNEL_GET_INFO, "PIDFD_GET_INFO", "6.13" },
-	{ LIBPIDFD_KERNEL_INFO_EXIT, "PIDFD_INFO_EXIT", "6.15" },
-	{ LIBPIDFD_KERNEL_SELF_SENTINELS, "PIDFD_SELF_* sentinels", "6.15" },
-	{ LIBPIDFD_KERNEL_INFO_COREDUMP, "PIDFD_INFO_COREDUMP", "6.16" },
-	{ LIBPIDFD_KERNEL_SELF_GROUP_10001, "PIDFD_SELF_THREAD_GROUP -10001", "6.17" },
-	{ LIBPIDFD_KERNEL_INFO_SUPPORTED, "PIDFD_INFO_SUPPORTED_MASK", "6.19" },
-	{ LIBPIDFD_KERNEL_INFO_CODE, "PIDFD_INFO_COREDUMP_CODE", "7.1" },
+#define KFEATURE(NAME, name, since, emulable, what) \
+	{ LIBPIDFD_KERNEL_##NAME, what, since },
+	LPFD_FEATURES(KFEATURE)
+#undef KFEATURE
 };
 
 static const struct {

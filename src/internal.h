@@ -49,7 +49,7 @@ static inline long lpfd_return(int saved_errno, long ret)
  * caller may run under seccomp or a pids limit) and cached lock-free.
  */
 enum lpfd_feature {
-#define LPFD_FEATURE_ENUM(NAME, name, since, emulable) LPFD_FEAT_##NAME,
+#define LPFD_FEATURE_ENUM(NAME, name, since, emulable, what) LPFD_FEAT_##NAME,
 	LPFD_FEATURES(LPFD_FEATURE_ENUM)
 #undef LPFD_FEATURE_ENUM
 	LPFD_FEAT_COUNT

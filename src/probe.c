@@ -60,10 +60,13 @@ static int probe_send_signal(void)
 	return answers_ebadf(lpfd_sys_pidfd_send_signal(-1, 0, NULL, 0));
 }
 
-/* A P_PIDFD-aware kernel looks the fd up; an older one rejects the idtype. */
+/*
+ * A P_PIDFD-aware kernel looks the fd up (a negative one would be EINVAL);
+ * an older one rejects the idtype.
+ */
 static int probe_waitid_pidfd(void)
 {
-	int r = lpfd_sys_waitid(P_PIDFD, -1, NULL, WEXITED, NULL);
+	int r = lpfd_sys_waitid(P_PIDFD, 0x7fffffff, NULL, WEXITED, NULL);
 
 	return r == -EINVAL ? 0 : answers_ebadf(r);
 }
@@ -260,14 +263,14 @@ struct feature_desc {
 };
 
 static const struct feature_desc feature_table[LPFD_FEAT_COUNT] = {
-#define LPFD_FEATURE_DESC(NAME, name, since, emulable) \
+#define LPFD_FEATURE_DESC(NAME, name, since, emulable, what) \
 	[LPFD_FEAT_##NAME] = { probe_##name, emulable },
 	LPFD_FEATURES(LPFD_FEATURE_DESC)
 #undef LPFD_FEATURE_DESC
 };
 
 /* The public bits follow the list's order. */
-#define LPFD_FEATURE_BIT(NAME, name, since, emulable)                          \
+#define LPFD_FEATURE_BIT(NAME, name, since, emulable, what)                    \
 	_Static_assert(LIBPIDFD_KERNEL_##NAME == 1ULL << LPFD_FEAT_##NAME,       \
 		       "LIBPIDFD_KERNEL_" #NAME " is not bit LPFD_FEAT_" #NAME);
 LPFD_FEATURES(LPFD_FEATURE_BIT)
