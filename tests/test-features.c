@@ -182,7 +182,7 @@ TEST(a_probe_that_cannot_run_gives_up_after_three_calls)
 	struct pidfd_info info = { .mask = 0 };
 	int fd, r;
 
-	lpfd_emulate_override(0); /* the native path asks the probe, in every mode */
+	util_set_path(0); /* the native path asks the probe, in every mode */
 	fd = self_pidfd();
 	/* No descriptor left: pidfd_open (the GET_INFO probe) cannot run. */
 	{

@@ -329,7 +329,7 @@ TEST(child_pid_namespace)
 {
 	outside_pidfd = libpidfd_open(getpid(), 0);
 	ASSERT_GE(outside_pidfd, 0);
-	util_as_pidns_init(outside_process_is_eremote);
+	util_in_pidns(outside_process_is_eremote, true);
 }
 
 TEST(child_in_pid_namespace_seen_from_parent)
@@ -386,7 +386,7 @@ TEST(null_and_small_sizes)
 
 	ASSERT_GE(fd, 0);
 	for (int emulate = 0; emulate < 2; emulate++) {
-		lpfd_emulate_override(emulate);
+		util_set_path(emulate);
 		ASSERT_ERRNO(libpidfd_get_info(fd, NULL, 88), EINVAL);
 		ASSERT_ERRNO(libpidfd_get_info(PIDFD_SELF, NULL, 88), EINVAL);
 		/* The fd is judged first, as the kernel's ioctl does. */

@@ -9,12 +9,13 @@
  * mountinfo's escapes.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <libpidfd.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "internal.h"
-#include "reliab.h"
 #include "util.h"
 
 #define CORPUS "tests/fuzz/corpus"
@@ -160,7 +161,7 @@ TEST_TIMEOUT(status_with_a_huge_groups_line, 60)
 	/* Another process with a huge status file. */
 	pid = util_spawn(set_many_groups, NULL, &fd);
 	for (int em = 0; em < 2; em++) {
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 		ASSERT_EQ(info.pid, pid);
 		ASSERT_EQ(libpidfd_getpid(fd), pid);
@@ -171,7 +172,7 @@ TEST_TIMEOUT(status_with_a_huge_groups_line, 60)
 	if (child == 0) {
 		set_many_groups(NULL);
 		for (int em = 0; em < 2; em++) {
-			reliab_set_path(em);
+			util_set_path(em);
 			ASSERT_EQ(libpidfd_getpid(fd), pid);
 			ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 			ASSERT_EQ(info.pid, pid);
@@ -206,7 +207,7 @@ static void expect_cgroupid(int fd, pid_t pid, const char *dir, bool must_have)
 	for (int em = 0; em < 2; em++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 		ASSERT_EQ(info.pid, pid);
 		if (info.mask & PIDFD_INFO_CGROUPID)
@@ -278,5 +279,5 @@ static void escaped_mount(void)
 
 TEST(cgroup2_mounted_where_mountinfo_escapes_the_path)
 {
-	reliab_in_private_mounts(escaped_mount);
+	util_in_private_mounts(escaped_mount);
 }

@@ -41,7 +41,7 @@ static void expect_stale(int fd, bool emulate)
 {
 	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
-	lpfd_emulate_override(emulate);
+	util_set_path(emulate);
 	ASSERT_ERRNO(libpidfd_get_info(fd, &info, sizeof(info)), ESRCH);
 	ASSERT_ERRNO(libpidfd_getpid(fd), ESRCH);
 }
@@ -85,5 +85,5 @@ static void reuse_rounds(void)
 
 TEST_TIMEOUT(stale_pidfd_after_forced_reuse, 120)
 {
-	util_as_pidns_init(reuse_rounds);
+	util_in_pidns(reuse_rounds, true);
 }

@@ -12,14 +12,16 @@
  */
 #include <libpidfd.h>
 #include <linux/filter.h>
+#include <linux/futex.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 
-#include "reliab.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------------
  * Torture: thousands of reuses while other threads query the stale pidfds.
@@ -43,7 +45,7 @@ struct entry {
 
 static struct {
 	struct entry e[SLOTS][2]; /* per slot: the live and the stale pidfd */
-	struct reliab_gen gen[SLOTS];
+	struct util_gen gen[SLOTS];
 	int stop, epoch;
 	long answers, esrch, wrong;
 	char first_wrong[256];
@@ -66,7 +68,7 @@ static void note_wrong(const char *fmt, ...)
 static void check_info(int r, int err, const struct pidfd_info *i, pid_t pid,
 		       unsigned int uid)
 {
-	unsigned int gid = uid + RELIAB_GID_OFF;
+	unsigned int gid = uid + UTIL_GID_OFF;
 
 	if (r != 0) {
 		if (err == ESRCH)
@@ -133,7 +135,7 @@ static void *querier(void *arg)
 		struct entry *e = &T.e[s][(x >> 8) & 1];
 		int fd;
 
-		reliab_set_path((x >> 9) & 1);
+		util_set_path((x >> 9) & 1);
 		__atomic_fetch_add(&e->busy, 1, __ATOMIC_SEQ_CST);
 		fd = __atomic_load_n(&e->fd, __ATOMIC_SEQ_CST);
 		if (fd >= 0)
@@ -176,8 +178,8 @@ static void reuse(int s, int gen, int *live)
 
 	retire(older);
 	if (*live >= 0)
-		reliab_kill_reap(*live);
-	if (reliab_spawn_gen(&T.gen[s], uid, pid, &fd) != pid)
+		util_kill_reap_keep_fd(*live);
+	if (util_spawn_gen(&T.gen[s], uid, pid, &fd) != pid)
 		FAIL("could not start generation %d at pid %d: %s", gen, pid,
 		     strerror(errno));
 	publish(older, fd, uid);
@@ -214,7 +216,7 @@ static void torture(void)
 
 TEST_TIMEOUT(reuse_torture_never_answers_for_another_process, 120)
 {
-	reliab_in_pidns(torture, true);
+	util_in_pidns(torture, true);
 }
 
 /* ------------------------------------------------------------------------
@@ -289,7 +291,7 @@ static void *mid_worker(void *arg)
  * Let the worker's stopped system calls go on, reusing the pid at stop k
  * (never if k < 0); returns the number of stops.
  */
-static int supervise(struct mid_call *c, int k, struct reliab_gen *g,
+static int supervise(struct mid_call *c, int k, struct util_gen *g,
 		     int *newfd)
 {
 	struct pollfd p = { .events = POLLIN };
@@ -315,8 +317,8 @@ static int supervise(struct mid_call *c, int k, struct reliab_gen *g,
 		    strstr((const char *)(uintptr_t)req.data.args[1], "/fdinfo/"))
 			c->pid_read_before_reuse = true;
 		if (stops++ == k) {
-			reliab_kill_reap(c->pidfd);
-			ASSERT_EQ(reliab_spawn_gen(g, UID_NEW, MID_PID, newfd),
+			util_kill_reap_keep_fd(c->pidfd);
+			ASSERT_EQ(util_spawn_gen(g, UID_NEW, MID_PID, newfd),
 				  MID_PID);
 		}
 		memset(&resp, 0, sizeof(resp));
@@ -354,14 +356,14 @@ static bool reaped_answer(const struct mid_call *c)
 /* One call with a reuse at stop k; returns the number of stops. */
 static int mid_call_once(struct mid_call *c, int k)
 {
-	static struct reliab_gen g[2];
+	static struct util_gen g[2];
 	pthread_t w;
 	int newfd = -1, stops;
 
-	ASSERT_EQ(reliab_spawn_gen(&g[0], UID_OLD, MID_PID, &c->pidfd), MID_PID);
+	ASSERT_EQ(util_spawn_gen(&g[0], UID_OLD, MID_PID, &c->pidfd), MID_PID);
 	c->listener = -1;
 	c->pid_read_before_reuse = false;
-	reliab_set_path(c->emulated);
+	util_set_path(c->emulated);
 	ASSERT_EQ(pthread_create(&w, NULL, mid_worker, c), 0);
 	stops = supervise(c, k, &g[1], &newfd);
 	pthread_join(w, NULL);
@@ -373,7 +375,7 @@ static int mid_call_once(struct mid_call *c, int k)
 			 c->info.ruid != UID_OLD)
 			FAIL("undisturbed call %d: ret %d errno %d pid %u uid %u",
 			     c->what, c->ret, c->err, c->info.pid, c->info.ruid);
-		reliab_kill_reap(c->pidfd);
+		util_kill_reap_keep_fd(c->pidfd);
 	} else if (stops <= k) {
 		FAIL("call %d stopped %d times, never at stop %d", c->what,
 		     stops, k);
@@ -386,8 +388,7 @@ static int mid_call_once(struct mid_call *c, int k)
 		     c->info.ruid, UID_NEW);
 	}
 	if (newfd >= 0) {
-		reliab_kill_reap(newfd);
-		close(newfd);
+		util_kill_reap(newfd);
 	}
 	close(c->pidfd);
 	return stops;
@@ -406,7 +407,7 @@ static void mid_call_all(void)
 		for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++) {
 			struct pidfd_info warm = { .mask = masks[m] };
 
-			reliab_set_path(em);
+			util_set_path(em);
 			ASSERT_EQ(libpidfd_get_info(self, &warm, sizeof(warm)), 0);
 			ASSERT_EQ(libpidfd_getpid(self), getpid());
 		}
@@ -430,5 +431,5 @@ static void mid_call_all(void)
 
 TEST_TIMEOUT(reuse_in_the_middle_of_a_call_gives_esrch, 60)
 {
-	reliab_in_pidns(mid_call_all, true);
+	util_in_pidns(mid_call_all, true);
 }

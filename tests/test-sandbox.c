@@ -147,7 +147,7 @@ static long call(int i, struct pidfd_info *info)
 static void run_table(struct result *out)
 {
 	for (int path = 0; path < 2; path++) {
-		lpfd_emulate_override(path);
+		util_set_path(path);
 		for (int i = 0; i < NCALLS; i++) {
 			struct result *r = &out[path * NCALLS + i];
 
@@ -307,7 +307,7 @@ static void container_profile_on(int emulated)
 
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		lpfd_emulate_override(emulated);
+		util_set_path(emulated);
 		container_profile_child();
 		fflush(stdout);
 		_exit(0);

@@ -11,7 +11,6 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "sentinels.h"
 #include "util.h"
 
 #ifndef MADV_COLD
@@ -62,14 +61,14 @@ static void check_advice(void *arg)
 static void check_advice_every_value(void *arg)
 {
 	(void)arg;
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++)
-		check_advice((void *)&self_values[i]);
+	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++)
+		check_advice((void *)&util_self_values[i]);
 }
 
 TEST(madvise_self_any_advice)
 {
 	page = sysconf(_SC_PAGESIZE);
-	sentinels_both_paths(check_advice_every_value, NULL);
+	util_both_paths(check_advice_every_value, NULL);
 }
 
 /* MADV_WIPEONFORK on oneself: a child sees zeros, we keep the data. */
@@ -96,7 +95,7 @@ static void check_wipeonfork(void *arg)
 TEST(madvise_self_wipeonfork)
 {
 	page = sysconf(_SC_PAGESIZE);
-	sentinels_both_paths(check_wipeonfork, NULL);
+	util_both_paths(check_wipeonfork, NULL);
 }
 
 /* Partial progress and errors, as vector_madvise() counts them. */
@@ -155,22 +154,22 @@ static void check_madvise_errors(void *arg)
 TEST(madvise_self_errors_match_kernel)
 {
 	page = sysconf(_SC_PAGESIZE);
-	sentinels_both_paths(check_madvise_errors, NULL);
+	util_both_paths(check_madvise_errors, NULL);
 }
 
 static void check_mrelease(void *arg)
 {
 	(void)arg;
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
-		ASSERT_ERRNO(libpidfd_process_mrelease(self_values[i], 0), EINVAL);
-		ASSERT_ERRNO(libpidfd_process_mrelease(self_values[i], 1), EINVAL);
+	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++) {
+		ASSERT_ERRNO(libpidfd_process_mrelease(util_self_values[i], 0), EINVAL);
+		ASSERT_ERRNO(libpidfd_process_mrelease(util_self_values[i], 1), EINVAL);
 	}
 	ASSERT_ERRNO(libpidfd_process_mrelease(-10002, 1), EINVAL);
 }
 
 TEST(mrelease_self_is_einval)
 {
-	sentinels_both_paths(check_mrelease, NULL);
+	util_both_paths(check_mrelease, NULL);
 }
 
 /* waitid on oneself: ECHILD at once, even with a live child about. */
@@ -182,18 +181,18 @@ TEST(waitid_self_is_echild_at_once)
 	siginfo_t si;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
+	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++) {
 		memset(&si, 0x5a, sizeof(si));
-		ASSERT_ERRNO(libpidfd_waitid(self_values[i], &si, WEXITED, NULL),
+		ASSERT_ERRNO(libpidfd_waitid(util_self_values[i], &si, WEXITED, NULL),
 			     ECHILD);
 		ASSERT_EQ(si.si_pid, 0); /* cleared, as waitid(2) does */
 		ASSERT_EQ(si.si_signo, 0);
-		ASSERT_ERRNO(libpidfd_waitid(self_values[i], NULL,
+		ASSERT_ERRNO(libpidfd_waitid(util_self_values[i], NULL,
 					     WEXITED | WSTOPPED | __WALL, NULL),
 			     ECHILD);
-		ASSERT_ERRNO(libpidfd_waitid(self_values[i], NULL, 0, NULL),
+		ASSERT_ERRNO(libpidfd_waitid(util_self_values[i], NULL, 0, NULL),
 			     EINVAL);
-		ASSERT_ERRNO(libpidfd_waitid(self_values[i], (siginfo_t *)8,
+		ASSERT_ERRNO(libpidfd_waitid(util_self_values[i], (siginfo_t *)8,
 					     WEXITED, NULL), EFAULT);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -208,8 +207,8 @@ TEST(waitid_self_is_echild_at_once)
 /* Negative values that name nothing: waitid's own answer is EINVAL. */
 TEST(waitid_bad_values_are_kernels_einval)
 {
-	for (size_t i = 0; i < sizeof(bad_values) / sizeof(bad_values[0]); i++)
-		ASSERT_ERRNO(libpidfd_waitid(bad_values[i], NULL, WEXITED, NULL),
+	for (size_t i = 0; i < sizeof(util_bad_values) / sizeof(util_bad_values[0]); i++)
+		ASSERT_ERRNO(libpidfd_waitid(util_bad_values[i], NULL, WEXITED, NULL),
 			     EINVAL);
 }
 
@@ -218,15 +217,15 @@ static void *check_info_thread(void *arg)
 	struct pidfd_info info;
 
 	(void)arg;
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
+	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++) {
 		memset(&info, 0, sizeof(info));
-		ASSERT_EQ(libpidfd_get_info(self_values[i], &info, sizeof(info)), 0);
-		ASSERT_EQ(info.pid, is_group_value(self_values[i]) ? getpid() :
+		ASSERT_EQ(libpidfd_get_info(util_self_values[i], &info, sizeof(info)), 0);
+		ASSERT_EQ(info.pid, util_is_group_value(util_self_values[i]) ? getpid() :
 								     gettid());
 		ASSERT_EQ(info.tgid, getpid());
 		ASSERT_EQ(info.ppid, getppid());
-		ASSERT_EQ(libpidfd_getpid(self_values[i]),
-			  is_group_value(self_values[i]) ? getpid() : gettid());
+		ASSERT_EQ(libpidfd_getpid(util_self_values[i]),
+			  util_is_group_value(util_self_values[i]) ? getpid() : gettid());
 	}
 	return NULL;
 }
@@ -235,12 +234,12 @@ static void check_info(void *arg)
 {
 	(void)arg;
 	check_info_thread(NULL);
-	sentinels_in_thread(check_info_thread, NULL);
+	util_in_thread(check_info_thread, NULL);
 }
 
 TEST(get_info_and_getpid_on_every_sentinel)
 {
-	sentinels_both_paths(check_info, NULL);
+	util_both_paths(check_info, NULL);
 }
 
 /* Every call answers EBADF to a negative value that names nothing. */
@@ -251,8 +250,8 @@ static void check_bad_values(void *arg)
 	struct iovec iov = { m, page };
 
 	(void)arg;
-	for (size_t i = 0; i < sizeof(bad_values) / sizeof(bad_values[0]); i++) {
-		int v = bad_values[i];
+	for (size_t i = 0; i < sizeof(util_bad_values) / sizeof(util_bad_values[0]); i++) {
+		int v = util_bad_values[i];
 
 		ASSERT_ERRNO(libpidfd_get_info(v, &info, sizeof(info)), EBADF);
 		ASSERT_ERRNO(libpidfd_getpid(v), EBADF);
@@ -270,14 +269,14 @@ static void check_bad_values(void *arg)
 TEST(bad_negative_values_are_ebadf_everywhere)
 {
 	page = sysconf(_SC_PAGESIZE);
-	sentinels_both_paths(check_bad_values, NULL);
+	util_both_paths(check_bad_values, NULL);
 }
 
 /* setns() is not wrapped; the kernel takes no sentinel there. */
 TEST(setns_on_sentinels_is_ebadf)
 {
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
-		ASSERT_ERRNO(setns(self_values[i], 0), EBADF);
-		ASSERT_ERRNO(syscall(SYS_setns, self_values[i], 0), EBADF);
+	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++) {
+		ASSERT_ERRNO(setns(util_self_values[i], 0), EBADF);
+		ASSERT_ERRNO(syscall(SYS_setns, util_self_values[i], 0), EBADF);
 	}
 }
