@@ -8,7 +8,8 @@
  * lacks). Each process ("generation") carries uids and gids of its own, so
  * any answer holding another generation's ids is a wrong answer. Every
  * answer must be ESRCH or the pidfd's own process's data; both library
- * paths are run in every mode.
+ * paths are run in every mode: one reuse at a time, thousands while other
+ * threads query, and one in the middle of a call.
  */
 #include <libpidfd.h>
 #include <linux/filter.h>
@@ -22,6 +23,80 @@
 #include <sys/prctl.h>
 
 #include "util.h"
+
+/* ------------------------------------------------------------------------
+ * One reuse at a time: a child is reaped and a new process made to take
+ * its pid, then the stale pidfd is queried on both paths. The new process
+ * has other credentials, so an answer describing it would be seen.
+ */
+#define ROUNDS 200
+
+/* fork() with a chosen pid (0: any); the child sets its uid and waits. */
+static pid_t spawn_with_pid(pid_t want, uid_t uid)
+{
+	int pidfd;
+	pid_t pid = util_clone(0, want, &pidfd);
+
+	if (pid == 0) {
+		syscall(SYS_setresuid, uid, uid, uid);
+		for (;;)
+			syscall(SYS_pause);
+	}
+	if (pid > 0)
+		close(pidfd);
+	return pid;
+}
+
+static void expect_stale(int fd, bool emulate)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+	util_set_path(emulate);
+	ASSERT_ERRNO(libpidfd_get_info(fd, &info, sizeof(info)), ESRCH);
+	ASSERT_ERRNO(libpidfd_getpid(fd), ESRCH);
+}
+
+static void reuse_rounds(void)
+{
+	for (int i = 0; i < ROUNDS; i++) {
+		pid_t victim, reused;
+		int fd, status;
+
+		victim = spawn_with_pid(0, 1000);
+		ASSERT_GE(victim, 2);
+		fd = libpidfd_open(victim, 0);
+		ASSERT_GE(fd, 0);
+		kill(victim, SIGKILL);
+		ASSERT_EQ(waitpid(victim, &status, 0), victim);
+		reused = spawn_with_pid(victim, 2000);
+		ASSERT_EQ(reused, victim);
+		expect_stale(fd, true);
+		if (util_have_native_info())
+			expect_stale(fd, false);
+		/* The fresh process is there and is the other one. */
+		{
+			struct pidfd_info info = { .mask = 0 };
+			int nfd = libpidfd_open(reused, 0);
+
+			ASSERT_GE(nfd, 0);
+			for (int j = 0; j < 50 && info.ruid != 2000; j++) {
+				ASSERT_EQ(libpidfd_get_info(nfd, &info, sizeof(info)), 0);
+				if (info.ruid != 2000)
+					usleep(1000);
+			}
+			ASSERT_EQ(info.ruid, 2000);
+			close(nfd);
+		}
+		kill(reused, SIGKILL);
+		ASSERT_EQ(waitpid(reused, &status, 0), reused);
+		close(fd);
+	}
+}
+
+TEST_TIMEOUT(stale_pidfd_after_forced_reuse, 120)
+{
+	util_in_pidns(reuse_rounds, true);
+}
 
 /* ------------------------------------------------------------------------
  * Torture: thousands of reuses while other threads query the stale pidfds.

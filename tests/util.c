@@ -143,7 +143,7 @@ pid_t util_clone(uint64_t flags, pid_t want, int *pidfd)
 		.flags = flags | CLONE_PIDFD,
 		.pidfd = (uint64_t)(uintptr_t)pidfd,
 		.exit_signal = SIGCHLD,
-		.set_tid = (uint64_t)(uintptr_t)tid,
+		.set_tid = want > 0 ? (uint64_t)(uintptr_t)tid : 0,
 		.set_tid_size = want > 0 ? 1 : 0,
 	};
 	long r = syscall(SYS_clone3, &a, sizeof(a));
@@ -218,7 +218,7 @@ pid_t util_spawn_gen(struct util_gen *g, unsigned int uid, pid_t want,
 		.exit_signal = SIGCHLD,
 		.stack = (uint64_t)(uintptr_t)g->stack,
 		.stack_size = sizeof(g->stack),
-		.set_tid = (uint64_t)(uintptr_t)tid,
+		.set_tid = want > 0 ? (uint64_t)(uintptr_t)tid : 0,
 		.set_tid_size = want > 0 ? 1 : 0,
 	};
 	long r;
