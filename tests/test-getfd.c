@@ -61,7 +61,7 @@ static void check_main_thread(void *arg)
 	int memfd = memfd_with('x');
 
 	(void)arg;
-	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++)
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++)
 		expect_dup(util_self_values[i], memfd, 'x');
 	close(memfd);
 }
@@ -75,7 +75,7 @@ static void *second_thread_shared_table(void *arg)
 {
 	int memfd = *(int *)arg;
 
-	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++)
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++)
 		expect_dup(util_self_values[i], memfd, 'x');
 	return NULL;
 }
@@ -125,8 +125,7 @@ static void *unsharing_thread(void *arg)
 		ASSERT_ERRNO(libpidfd_getfd(PIDFD_SELF_THREAD, ONLY_LEADER, 0),
 			     EBADF);
 		/* The leader's table, under both spellings of the group. */
-		for (size_t i = 1; i < sizeof(util_self_values) / sizeof(util_self_values[0]);
-		     i++) {
+		for (size_t i = 1; i < UTIL_COUNT(util_self_values); i++) {
 			expect_dup(util_self_values[i], ONLY_LEADER, 'l');
 			expect_dup(util_self_values[i], BOTH, 'l');
 			ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], ONLY_THREAD, 0),
@@ -160,14 +159,14 @@ static void check_errors(void *arg)
 
 	(void)arg;
 	close(closed);
-	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++) {
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++) {
 		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], memfd, 1), EINVAL);
 		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], -1, 1), EINVAL);
 		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], -1, 0), EBADF);
 		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], closed, 0), EBADF);
 		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], INT_MAX, 0), EBADF);
 	}
-	for (size_t i = 0; i < sizeof(util_bad_values) / sizeof(util_bad_values[0]); i++) {
+	for (size_t i = 0; i < UTIL_COUNT(util_bad_values); i++) {
 		ASSERT_ERRNO(libpidfd_getfd(util_bad_values[i], memfd, 0), EBADF);
 		ASSERT_ERRNO(libpidfd_getfd(util_bad_values[i], memfd, 1), EINVAL);
 	}

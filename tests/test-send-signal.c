@@ -204,9 +204,10 @@ static void check_process_group(void *arg)
 	(void)arg;
 	/* The harness made us a process group leader: the group is ours. */
 	ASSERT_EQ(getpgrp(), getpid());
-	for (size_t i = 1; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++) {
-		ASSERT_EQ(libpidfd_send_signal(util_self_values[i], SIGUSR1, NULL,
-					       PIDFD_SIGNAL_PROCESS_GROUP), 0);
+	for (size_t i = 1; i < UTIL_COUNT(util_self_values); i++) {
+		ASSERT_EQ(libpidfd_send_signal(util_self_values[i], SIGUSR1,
+					       NULL, PIDFD_SIGNAL_PROCESS_GROUP),
+			  0);
 		ASSERT_TRUE(pending_in(getpid(), "ShdPnd:"));
 		ASSERT_EQ(take_usr1(&si), SIGUSR1);
 		ASSERT_EQ(si.si_code, SI_USER);
@@ -252,7 +253,7 @@ static void check_caller_siginfo_main(void *arg)
 	siginfo_t si;
 
 	(void)arg;
-	for (size_t i = 0; i < sizeof(util_self_values) / sizeof(util_self_values[0]); i++) {
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++) {
 		int before = got_count;
 
 		queue_info(&si, SIGUSR1, SI_QUEUE, 100 + (int)i);
@@ -409,7 +410,7 @@ static void check_siginfo_errors(void *arg)
 					  1U << 3), EINVAL);
 	ASSERT_ERRNO(libpidfd_send_signal(-10002, SIGUSR1, NULL, 1U << 3),
 		     EINVAL);
-	for (size_t i = 0; i < sizeof(util_bad_values) / sizeof(util_bad_values[0]); i++)
+	for (size_t i = 0; i < UTIL_COUNT(util_bad_values); i++)
 		ASSERT_ERRNO(libpidfd_send_signal(util_bad_values[i], 0, NULL, 0),
 			     EBADF);
 }

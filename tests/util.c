@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/futex.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -321,6 +322,18 @@ int util_count_fds(void)
 	uint64_t map[UTIL_FDS / 64];
 
 	return util_open_fds(map);
+}
+
+char *util_pages(int n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, (size_t)n * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_TRUE(m != MAP_FAILED);
+	for (int i = 0; i < n; i++)
+		memset(m + i * page, i + 1, page);
+	return m;
 }
 
 const char *util_cgroup2_mount(void)

@@ -23,6 +23,8 @@
 #define P_PIDFD 3
 #endif
 
+#define UTIL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 /* ------------------------------------------------------------------------
  * Children and threads.
  */
@@ -144,8 +146,11 @@ int util_open_fds(uint64_t map[UTIL_FDS / 64]);
 int util_count_fds(void);
 
 /* ------------------------------------------------------------------------
- * Cgroups.
+ * Memory and cgroups.
  */
+
+/* n private anonymous pages, each filled with its index + 1. */
+char *util_pages(int n);
 
 /* The cgroup2 mount point of this system ("" if none). */
 const char *util_cgroup2_mount(void);
