@@ -121,6 +121,24 @@ TEST(self_pidfd)
 	close(fd);
 }
 
+/* The plain call a program makes: its own pidfd, the default mask. */
+TEST(get_info_self_fd)
+{
+	struct pidfd_info info = { .mask = 0 };
+	int fd = libpidfd_open(getpid(), 0);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
+	ASSERT_EQ(info.pid, getpid());
+	ASSERT_EQ(info.tgid, getpid());
+	ASSERT_EQ(info.ppid, getppid());
+	ASSERT_EQ(info.ruid, getuid());
+	ASSERT_EQ(info.euid, geteuid());
+	ASSERT_TRUE(info.mask & PIDFD_INFO_PID);
+	ASSERT_TRUE(info.mask & PIDFD_INFO_CREDS);
+	close(fd);
+}
+
 TEST(self_sentinels)
 {
 	struct util_res r;
