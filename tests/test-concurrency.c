@@ -290,17 +290,7 @@ static void fork_child_checks(pid_t parent, uint64_t parent_uts)
 	ASSERT_EQ(unshare(CLONE_NEWUTS), 0);
 	snprintf(dir, sizeof(dir), "%s/libpidfd-fork-%d", m, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
-	{
-		char procs[600], pid[16];
-		int p;
-
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-		snprintf(pid, sizeof(pid), "%d", getpid());
-		p = open(procs, O_WRONLY);
-		ASSERT_GE(p, 0);
-		ASSERT_EQ(write(p, pid, strlen(pid)), (ssize_t)strlen(pid));
-		close(p);
-	}
+	util_cgroup_move(dir, getpid());
 	for (int em = 0; em < 2; em++) {
 		util_set_path(em);
 		ns = libpidfd_get_namespace(PIDFD_SELF_PROCESS,

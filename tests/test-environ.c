@@ -393,24 +393,19 @@ static uint64_t cgroupid_of(int fd, int emulate, bool *have)
 
 static void no_cgroup2(void)
 {
-	char dir[600], procs[700], pidstr[16], mnt[] = "/tmp/libpidfd-cg2.XXXXXX";
+	char dir[600], mnt[] = "/tmp/libpidfd-cg2.XXXXXX";
 	const char *m = util_cgroup2_mount();
 	uint64_t want, got;
 	bool have;
 	pid_t pid;
-	int fd, pfd;
+	int fd;
 
 	ASSERT_TRUE(m[0]);
 	snprintf(dir, sizeof(dir), "%s/libpidfd-env-%d", m, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
 	want = util_cgroup_id(dir);
 	pid = spawn_target(TARGET_UID, &fd);
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
-	pfd = open(procs, O_WRONLY);
-	ASSERT_GE(pfd, 0);
-	ASSERT_EQ(write(pfd, pidstr, strlen(pidstr)), (ssize_t)strlen(pidstr));
-	close(pfd);
+	util_cgroup_move(dir, pid);
 	for (int em = 0; em < 2; em++) {
 		got = cgroupid_of(fd, em, &have);
 		ASSERT_TRUE(have);

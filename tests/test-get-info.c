@@ -285,28 +285,13 @@ TEST(reaped_child)
 	close(fd);
 }
 
-static pthread_barrier_t thread_started, thread_may_exit;
-static pid_t thread_tid;
-
-static void *parked_thread(void *arg)
-{
-	(void)arg;
-	thread_tid = gettid();
-	pthread_barrier_wait(&thread_started);
-	pthread_barrier_wait(&thread_may_exit);
-	return NULL;
-}
-
 TEST(thread_pidfd)
 {
+	struct util_parked t;
 	struct util_res r;
-	pthread_t t;
+	pid_t thread_tid = util_park_thread(&t);
 	int fd;
 
-	pthread_barrier_init(&thread_started, NULL, 2);
-	pthread_barrier_init(&thread_may_exit, NULL, 2);
-	ASSERT_EQ(pthread_create(&t, NULL, parked_thread, NULL), 0);
-	pthread_barrier_wait(&thread_started);
 	fd = libpidfd_open(thread_tid, PIDFD_THREAD);
 	if (lpfd_kernel_has(LPFD_FEAT_PIDFD_THREAD) > 0) {
 		ASSERT_GE(fd, 0);
@@ -321,8 +306,7 @@ TEST(thread_pidfd)
 		ASSERT_EQ(fd, -1);
 		ASSERT_EQ(errno, EINVAL);
 	}
-	pthread_barrier_wait(&thread_may_exit);
-	ASSERT_EQ(pthread_join(t, NULL), 0);
+	util_unpark_thread(&t);
 }
 
 /*
@@ -489,9 +473,9 @@ TEST(supported_mask_tells_the_truth)
 /* A cgroup of our own: the id both paths give is the directory's. */
 TEST(cgroup_id_of_a_child_in_its_own_cgroup)
 {
-	char dir[600], procs[700], buf[32];
+	char dir[600];
 	struct util_res r;
-	int fd, f, len;
+	int fd;
 	pid_t pid;
 	const char *mnt = util_cgroup2_mount();
 
@@ -499,12 +483,7 @@ TEST(cgroup_id_of_a_child_in_its_own_cgroup)
 	snprintf(dir, sizeof(dir), "%s/libpidfd-test-%d", mnt, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
 	pid = util_spawn(NULL, NULL, &fd);
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	f = open(procs, O_WRONLY | O_CLOEXEC);
-	ASSERT_GE(f, 0);
-	len = snprintf(buf, sizeof(buf), "%d\n", pid);
-	ASSERT_EQ(write(f, buf, (size_t)len), len);
-	close(f);
+	util_cgroup_move(dir, pid);
 	both(fd, WANT, 88, false, &r);
 	ASSERT_EQ(r.ret, 0);
 	ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_CGROUPID);

@@ -185,19 +185,6 @@ TEST_TIMEOUT(status_with_a_huge_groups_line, 60)
 	util_kill_reap(fd);
 }
 
-static void move_to(const char *dir, pid_t pid)
-{
-	char procs[4096], s[16];
-	int fd;
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	snprintf(s, sizeof(s), "%d", pid);
-	fd = open(procs, O_WRONLY);
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(write(fd, s, strlen(s)), (ssize_t)strlen(s));
-	close(fd);
-}
-
 /*
  * On both paths: the target's own pid, and the id of the cgroup in dir, or
  * (unless must_have) the bit clear where the kernel does not answer.
@@ -241,7 +228,7 @@ TEST(cgroup_path_longer_than_resolved)
 		depth++;
 	}
 	pid = util_spawn(NULL, NULL, &fd);
-	move_to(dir, pid);
+	util_cgroup_move(dir, pid);
 	expect_cgroupid(fd, pid, dir, false);
 	util_kill_reap(fd);
 	for (; depth; depth--) {
@@ -269,7 +256,7 @@ static void escaped_mount(void)
 	snprintf(dir, sizeof(dir), "%s/libpidfd-esc-%d", mnt, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
 	pid = util_spawn(NULL, NULL, &fd);
-	move_to(dir, pid);
+	util_cgroup_move(dir, pid);
 	expect_cgroupid(fd, pid, dir, true);
 	util_kill_reap(fd);
 	ASSERT_EQ(rmdir(dir), 0);

@@ -6,7 +6,6 @@
  * process that is gone. PIDFD_THREAD (6.9) is judged by the probe table.
  */
 #include <fcntl.h>
-#include <pthread.h>
 
 #include "internal.h"
 #include "util.h"
@@ -61,18 +60,6 @@ TEST(open_nonblock)
 	close(cfd);
 }
 
-static pthread_barrier_t thread_started, thread_may_exit;
-static pid_t thread_tid;
-
-static void *parked_thread(void *arg)
-{
-	(void)arg;
-	thread_tid = gettid();
-	pthread_barrier_wait(&thread_started);
-	pthread_barrier_wait(&thread_may_exit);
-	return NULL;
-}
-
 /*
  * A thread that is not the leader: only PIDFD_THREAD names it, and only
  * from 6.9; before, that flag is unknown (EINVAL) like any other. Without
@@ -93,12 +80,9 @@ static void expect_not_a_process(pid_t tid, unsigned int flags)
 
 TEST(open_thread)
 {
-	pthread_t t;
+	struct util_parked t;
+	pid_t thread_tid = util_park_thread(&t);
 
-	pthread_barrier_init(&thread_started, NULL, 2);
-	pthread_barrier_init(&thread_may_exit, NULL, 2);
-	ASSERT_EQ(pthread_create(&t, NULL, parked_thread, NULL), 0);
-	pthread_barrier_wait(&thread_started);
 	expect_not_a_process(thread_tid, 0);
 	expect_not_a_process(thread_tid, PIDFD_NONBLOCK);
 	if (lpfd_kernel_has(LPFD_FEAT_PIDFD_THREAD) > 0) {
@@ -111,8 +95,7 @@ TEST(open_thread)
 		ASSERT_ERRNO(libpidfd_open(thread_tid, PIDFD_THREAD), EINVAL);
 		ASSERT_ERRNO(libpidfd_open(getpid(), PIDFD_THREAD), EINVAL);
 	}
-	pthread_barrier_wait(&thread_may_exit);
-	ASSERT_EQ(pthread_join(t, NULL), 0);
+	util_unpark_thread(&t);
 }
 
 /* Flags the kernel does not know, alone or beside known ones: EINVAL. */

@@ -97,6 +97,31 @@ void util_in_thread(void *(*fn)(void *), void *arg)
 	ASSERT_EQ(pthread_join(th, NULL), 0);
 }
 
+static void *parked(void *arg)
+{
+	struct util_parked *p = arg;
+
+	p->tid = gettid();
+	pthread_barrier_wait(&p->started);
+	pthread_barrier_wait(&p->may_exit);
+	return NULL;
+}
+
+pid_t util_park_thread(struct util_parked *p)
+{
+	pthread_barrier_init(&p->started, NULL, 2);
+	pthread_barrier_init(&p->may_exit, NULL, 2);
+	ASSERT_EQ(pthread_create(&p->thread, NULL, parked, p), 0);
+	pthread_barrier_wait(&p->started);
+	return p->tid;
+}
+
+void util_unpark_thread(struct util_parked *p)
+{
+	pthread_barrier_wait(&p->may_exit);
+	ASSERT_EQ(pthread_join(p->thread, NULL), 0);
+}
+
 void util_set_path(bool emulated)
 {
 	lpfd_emulate_override(emulated);
@@ -369,4 +394,17 @@ uint64_t util_cgroup_id(const char *dir)
 	ASSERT_EQ(h.fh.handle_bytes, 8);
 	memcpy(&id, h.fh.f_handle, sizeof(id));
 	return id;
+}
+
+void util_cgroup_move(const char *dir, pid_t pid)
+{
+	char procs[4096], s[16];
+	int fd, len;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	len = snprintf(s, sizeof(s), "%d", pid);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, s, (size_t)len), len);
+	close(fd);
 }

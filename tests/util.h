@@ -7,6 +7,7 @@
 #define LIBPIDFD_TEST_UTIL_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,6 +42,14 @@ void util_kill_reap_keep_fd(int pidfd);
 void util_kill_reap(int pidfd);
 /* Run fn in a new thread and wait for it; it fails the test itself. */
 void util_in_thread(void *(*fn)(void *), void *arg);
+/* A thread that is not the leader, parked until let go; returns its tid. */
+struct util_parked {
+	pthread_t thread;
+	pthread_barrier_t started, may_exit;
+	pid_t tid;
+};
+pid_t util_park_thread(struct util_parked *p);
+void util_unpark_thread(struct util_parked *p);
 
 /* ------------------------------------------------------------------------
  * The two library paths. The harness runs each test in a process of its
@@ -156,5 +165,7 @@ char *util_pages(int n);
 const char *util_cgroup2_mount(void);
 /* The cgroup id (file handle) of a cgroup directory. */
 uint64_t util_cgroup_id(const char *dir);
+/* Move a process (0: the caller) into the cgroup directory dir. */
+void util_cgroup_move(const char *dir, pid_t pid);
 
 #endif
