@@ -15,15 +15,31 @@
 #include "internal.h"
 #include "util.h"
 
+/* fork(), with a pipe between parent and child. */
+static pid_t fork_piped(int p[2])
+{
+	pid_t pid;
+
+	ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	return pid;
+}
+
+static int pidfd_of(pid_t pid)
+{
+	int fd = libpidfd_open(pid, 0);
+
+	ASSERT_GE(fd, 0);
+	return fd;
+}
+
 pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd)
 {
 	int ready[2];
 	char c = 0;
-	pid_t pid;
+	pid_t pid = fork_piped(ready);
 
-	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (fn)
@@ -36,8 +52,7 @@ pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd)
 	close(ready[1]);
 	ASSERT_EQ(read(ready[0], &c, 1), 1);
 	close(ready[0]);
-	*pidfd = libpidfd_open(pid, 0);
-	ASSERT_GE(*pidfd, 0);
+	*pidfd = pidfd_of(pid);
 	return pid;
 }
 
@@ -45,19 +60,15 @@ pid_t util_zombie(int code, int *pidfd)
 {
 	int go[2];
 	char c = 0;
-	pid_t pid;
+	pid_t pid = fork_piped(go);
 
-	ASSERT_EQ(pipe2(go, O_CLOEXEC), 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		if (read(go[0], &c, 1) != 1)
 			_exit(98);
 		_exit(code);
 	}
 	close(go[0]);
-	*pidfd = libpidfd_open(pid, 0);
-	ASSERT_GE(*pidfd, 0);
+	*pidfd = pidfd_of(pid);
 	ASSERT_EQ(write(go[1], &c, 1), 1);
 	close(go[1]);
 	util_wait_exit(*pidfd);
@@ -296,20 +307,30 @@ void util_in_pidns(void (*fn)(void), bool fresh_proc)
 		FAIL("pid namespace init failed (status 0x%x)", status);
 }
 
-void util_in_private_mounts(void (*fn)(void))
+void util_in_child(void (*fn)(void *), void *arg)
 {
 	int status;
 	pid_t pid = fork();
 
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		private_mounts(false);
-		fn();
+		fn(arg);
 		fflush(stdout);
 		_exit(0);
 	}
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	ASSERT_EQ(status, 0);
+}
+
+static void private_mounts_then(void *fn)
+{
+	private_mounts(false);
+	(*(void (**)(void))fn)();
+}
+
+void util_in_private_mounts(void (*fn)(void))
+{
+	util_in_child(private_mounts_then, &fn);
 }
 
 int util_open_fds(uint64_t map[UTIL_FDS / 64])
