@@ -36,10 +36,10 @@ pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd);
 pid_t util_zombie(int code, int *pidfd);
 /* Block until the pidfd polls readable (the process exited). */
 void util_wait_exit(int pidfd);
-/* Kill a child through its pidfd and reap it: its pid is free again. */
-void util_kill_reap_keep_fd(int pidfd);
-/* The same, and close the pidfd. */
+/* Kill a child through its pidfd, reap it (its pid is free again), close it. */
 void util_kill_reap(int pidfd);
+/* The same, leaving the pidfd open: another thread may be using it. */
+void util_kill_reap_keep_fd(int pidfd);
 /* Run fn in a new thread and wait for it; it fails the test itself. */
 void util_in_thread(void *(*fn)(void *), void *arg);
 /* A thread that is not the leader, parked until let go; returns its tid. */
