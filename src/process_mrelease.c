@@ -9,7 +9,7 @@
 #include "internal.h"
 #include "syscall.h"
 
-static int process_mrelease(int pidfd, unsigned int flags)
+static int do_process_mrelease(int pidfd, unsigned int flags)
 {
 	struct lpfd_route r = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MRELEASE);
 
@@ -24,5 +24,5 @@ LIBPIDFD_API int libpidfd_process_mrelease(int pidfd, unsigned int flags)
 {
 	int saved = errno;
 
-	return (int)lpfd_return(saved, process_mrelease(pidfd, flags));
+	return (int)lpfd_return(saved, do_process_mrelease(pidfd, flags));
 }
