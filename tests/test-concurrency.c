@@ -233,7 +233,8 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 	H.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &H.fd);
 	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
 	ASSERT_EQ(pthread_create(&th, NULL, pester, &self), 0);
-	for (int i = 0; i < rounds && !H.bad; i++) {
+	/* Until the handler has run, however late the pester thread starts. */
+	for (int i = 0; (i < rounds || H.handled == 0) && !H.bad; i++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
 		reliab_set_path(i & 1);
