@@ -28,11 +28,24 @@ run_mode() {
 	echo "$line" >> "$summary"
 }
 
+# The summary of every run so far, as the last line; the exit status.
+finish() {
+	rm -f "$summary.out"
+	echo "# summary:"
+	cat "$summary"
+	[ "$total_f" -eq 0 ] || rc=1
+	echo "$total_p passed, $total_f failed"
+	exit $rc
+}
+
 run_mode "$here/run.sh" "$build" native
 run_mode "$here/run.sh" "$build" emulated
 # Every system call of a user-mode-linux guest is a round trip through the
-# host's ptrace: the guest's tests get three times their time.
-run_mode "$here/uml.sh" env TEST_TIMEOUT_SCALE=3 "$here/run.sh" "$build" uml
+# host's ptrace: the guest's tests get three times the host's time.
+run_mode "$here/uml.sh" env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
+	"$here/run.sh" "$build" uml
+# make stress repeats the kernel runs above, and only them.
+[ -n "${CHECK_KERNELS_ONLY:-}" ] && finish
 # Once, needing no kernel: manual pages (lint, sections, one per public
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
@@ -82,9 +95,4 @@ sanitized asan-emulated "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
 sanitized ubsan-uml "$build/ubsan" "$ubsan" "$here/uml.sh" \
 	env TEST_TIMEOUT_SCALE=5 RUN_LABEL=ubsan-uml \
 	"$here/run.sh" "$build/ubsan" uml
-rm -f "$summary.out"
-echo "# summary:"
-cat "$summary"
-[ "$total_f" -eq 0 ] || rc=1
-echo "$total_p passed, $total_f failed"
-exit $rc
+finish
