@@ -34,7 +34,8 @@ finish() {
 	echo "# summary:"
 	cat "$summary"
 	[ "$total_f" -eq 0 ] || rc=1
-	echo "$total_p passed, $total_f failed"
+	# Also kept for .ci/run, to say it last after make's own last words.
+	echo "$total_p passed, $total_f failed" | tee "$build/check-summary"
 	exit $rc
 }
 
