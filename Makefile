@@ -2,6 +2,8 @@
 #
 #   make                 library (shared and static), pidfd tool, shim, examples
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, Linux 6.1
+#   make stress          the kernel runs of make check 5 times beside two CPU
+#                        hogs, with generous timeouts: finds ordering races
 #   make install         honours PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR DESTDIR
 #   make install-check   install into a scratch DESTDIR, build an example there
 #                        with pkg-config alone, run it, check the file list
@@ -49,7 +51,7 @@ COMPAT_SO  := $(O)/libpidfd-compat.so
 COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
 
-.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml \
+.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
 	bench examples install install-check uninstall clean
 .DEFAULT_GOAL := all
 
@@ -171,6 +173,9 @@ check-emulated: all tests
 	tests/run.sh $(O) emulated
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
+
+stress: all tests
+	tests/stress.sh $(O) $(STRESS_ROUNDS)
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \

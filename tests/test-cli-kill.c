@@ -13,6 +13,21 @@
 #include "cli.h"
 #include "util.h"
 
+/*
+ * Every signal's default action, unblocked: a test run under nohup, or
+ * from a shell's background job, inherits SIGHUP or SIGINT ignored.
+ */
+static void default_signals(void *arg)
+{
+	sigset_t none;
+
+	(void)arg;
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 /* Kill a child through the tool; how the child ended, as waitpid says. */
 static int kill_child_with(const char *opt, const char *sig)
 {
@@ -20,7 +35,7 @@ static int kill_child_with(const char *opt, const char *sig)
 	char pidstr[16];
 	siginfo_t si;
 	int fd;
-	pid_t pid = util_spawn(NULL, NULL, &fd);
+	pid_t pid = util_spawn(default_signals, NULL, &fd);
 
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	if (opt)

@@ -9,7 +9,6 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include "sentinels.h"
 #include "util.h"
@@ -178,10 +177,9 @@ TEST(waitid_self_is_echild_at_once)
 {
 	int cfd;
 	pid_t child = util_spawn(NULL, NULL, &cfd);
-	struct timespec t0, t1;
 	siginfo_t si;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* A wait that blocked would never end: the harness's timeout. */
 	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
 		memset(&si, 0x5a, sizeof(si));
 		ASSERT_ERRNO(libpidfd_waitid(self_values[i], &si, WEXITED, NULL),
@@ -196,8 +194,6 @@ TEST(waitid_self_is_echild_at_once)
 		ASSERT_ERRNO(libpidfd_waitid(self_values[i], (siginfo_t *)8,
 					     WEXITED, NULL), EFAULT);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ASSERT_TRUE(t1.tv_sec - t0.tv_sec < 5); /* a hang would be the timeout */
 	/* The child is still there to be waited for through its pidfd. */
 	ASSERT_EQ(kill(child, SIGKILL), 0);
 	ASSERT_EQ(libpidfd_waitid(cfd, &si, WEXITED, NULL), 0);
