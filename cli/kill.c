@@ -33,6 +33,14 @@ int cmd_kill(int argc, char **argv)
 	struct target *t;
 	int c, sig = SIGTERM, rc = EXIT_SUCCESS, n;
 
+	/* kill(1)'s forms, first after the command: -9, -KILL, -SIGKILL. */
+	if (argc > 1 && argv[1][0] == '-' && argv[1][1] != '-' &&
+	    (n = signal_parse(argv[1] + 1)) >= 0) {
+		sig = n;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	while ((c = getopt_long(argc, argv, "s:lhV", opts, NULL)) != -1) {
 		if (c == 's') {
 			sig = signal_parse(optarg);

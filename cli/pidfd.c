@@ -42,7 +42,8 @@ static void __attribute__((noreturn)) usage(void)
 	      "                            to the default, 'all' shows all)\n"
 	      " -t, --timeout <seconds>  wait: give up after this long (exit 3)\n"
 	      " -s, --signal <signal>    kill: the signal, by name or number\n"
-	      "                            (default: TERM)\n"
+	      "                            (default: TERM); also -9, -KILL, -SIGKILL\n"
+	      " -l, --list               kill: list the signal names and numbers\n"
 	      " -h, --help               display this help\n"
 	      " -V, --version            display version\n"
 	      "\n"
@@ -101,7 +102,12 @@ int main(int argc, char **argv)
 			argc -= optind;
 			argv += optind;
 			argv[0] = (char *)"pidfd"; /* for getopt's messages */
-			optind = 1;
+			/*
+			 * 0, not 1: only then does glibc start its scan
+			 * afresh, permuting again, so that options may follow
+			 * the processes as in every GNU tool.
+			 */
+			optind = 0;
 			return cmds[i].fn(argc, argv);
 		}
 	}

@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,16 +42,26 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * Seconds as a plain decimal number, "2" or "0.25": no sign, exponent, hex
+ * or "inf" that strtod() would take. Milliseconds, the rest cut.
+ */
 static int64_t parse_timeout(const char *s)
 {
-	char *end;
-	double v;
+	const char *p = s;
+	int64_t ms = 0;
+	int scale = 100;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e9)
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((ms = ms * 10 + (*p - '0') * 1000) > 1000000000LL * 1000)
+			usage_error("wait: invalid timeout: '%s'", s);
+	if (*p == '.' && p > s && p[1]) {
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			ms += scale ? (*p - '0') * scale : 0;
+	}
+	if (p == s || *p)
 		usage_error("wait: invalid timeout: '%s'", s);
-	return (int64_t)(v * 1000.0 + 0.5);
+	return ms;
 }
 
 static void print_report(const struct waiter *w, const struct report *r,
