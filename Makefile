@@ -99,9 +99,10 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
 
 cli: $(CLI)
 
-$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h $(LIB_A)
+# -Isrc: the tool reads /proc through the library's own fuzzed parsers.
+$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h src/internal.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
+	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
 
 examples: $(EXAMPLES)
 

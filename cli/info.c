@@ -402,7 +402,7 @@ static int query(const char *arg, struct proc *p)
 	memset(p, 0, sizeof(*p));
 	if (target_open(arg, &t) < 0) {
 		err = errno;
-		warn_target("cannot open", arg, err);
+		warn_open(arg, err);
 		return exit_status_of(err);
 	}
 	p->info.mask = INFO_REQUEST;

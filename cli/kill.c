@@ -65,7 +65,7 @@ int cmd_kill(int argc, char **argv)
 		if (target_open(argv[optind + i], &t[i]) < 0) {
 			int err = errno;
 
-			warn_target("cannot open", argv[optind + i], err);
+			warn_open(argv[optind + i], err);
 			rc = rc == EXIT_FAILURE ? rc : exit_status_of(err);
 			t[i].fd = -1;
 		}

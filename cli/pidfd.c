@@ -10,6 +10,7 @@
  * Every command opens a pidfd for each process before it does anything
  * else, and from then on names the process only through it.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,29 @@ void common_option(int c)
 	}
 }
 
+/*
+ * As util-linux's close_stdout(): output that could not be written (a full
+ * disk, /dev/full) is an error, and the exit status says so. A closed pipe
+ * (EPIPE) is the reader's choice, not an error.
+ */
+static void close_stdout(void)
+{
+	bool failed = ferror(stdout) != 0;
+
+	errno = 0;
+	if (fclose(stdout) != 0)
+		failed = true;
+	if (failed && errno != EPIPE) {
+		if (errno)
+			fprintf(stderr, "pidfd: write error: %s\n", strerror(errno));
+		else
+			fputs("pidfd: write error\n", stderr);
+		_exit(EXIT_FAILURE);
+	}
+	if (fclose(stderr) != 0)
+		_exit(EXIT_FAILURE);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -91,6 +115,7 @@ int main(int argc, char **argv)
 	};
 	int c;
 
+	atexit(close_stdout);
 	argv[0] = (char *)"pidfd"; /* for getopt's messages */
 	/* "+": options up to the command only; the command parses the rest. */
 	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1)

@@ -22,7 +22,12 @@
 /* A usage error: message, the "Try" line, exit 1. */
 void usage_error(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
-/* An error about one process: "pidfd: <what> <arg>: <reason>". */
+/*
+ * A process that could not be opened: "pidfd: cannot open <arg>: <reason>"
+ * ("no such process", "not a pidfd", what is wrong with /proc).
+ */
+void warn_open(const char *arg, int err);
+/* An error about an opened process: "pidfd: <what> <arg>: <reason>". */
 void warn_target(const char *what, const char *arg, int err);
 /* 1 (failure) or 2 (not supported) for an errno. */
 int exit_status_of(int err);

@@ -2,14 +2,18 @@
 /* What the pidfd(1) commands share: process arguments, signals, endings. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "pidfd.h"
 
 void usage_error(const char *fmt, ...)
@@ -24,22 +28,62 @@ void usage_error(const char *fmt, ...)
 	exit(EXIT_FAILURE);
 }
 
-void warn_target(const char *what, const char *arg, int err)
+/*
+ * Why /proc cannot stand in for a kernel that lacks a feature, or NULL if
+ * it can: the emulation reads pids there, so it must be a procfs of our
+ * own pid namespace (after "unshare -p" without "--mount-proc" it is the
+ * parent namespace's).
+ */
+static const char *proc_trouble(void)
 {
-	const char *why = strerror(err);
+	struct statfs sfs;
 
+	if (__lpfd_proc_is_ours() != -ENOSYS)
+		return NULL;
+	if (statfs("/proc", &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
+		return "/proc is not mounted (the emulation of this kernel "
+		       "needs procfs there)";
+	return "/proc belongs to another pid namespace (the emulation of "
+	       "this kernel needs this namespace's: mount -t proc proc /proc)";
+}
+
+static const char *reason(int err, bool opened)
+{
 	if (err == ESRCH)
-		why = "no such process (it has exited)";
-	else if (err == ENOSYS)
-		why = "not supported by this kernel";
+		return opened ? "no such process (it has exited)" :
+				"no such process";
+	if (err == ENOSYS)
+		return proc_trouble() ?: "not supported by this kernel";
+	return strerror(err);
+}
+
+static void report(const char *what, const char *arg, const char *why)
+{
 	if (strncmp(arg, "fd:", 3) == 0 || strcmp(arg, "self") == 0)
 		fprintf(stderr, "pidfd: %s %s: %s\n", what, arg, why);
 	else
 		fprintf(stderr, "pidfd: %s process %s: %s\n", what, arg, why);
 }
 
+void warn_open(const char *arg, int err)
+{
+	const char *why = reason(err, false);
+
+	if (err == EBADF && strncmp(arg, "fd:", 3) == 0)
+		why = fcntl(atoi(arg + 3), F_GETFD) < 0 ?
+			"not an open file descriptor" : "not a pidfd";
+	report("cannot open", arg, why);
+}
+
+void warn_target(const char *what, const char *arg, int err)
+{
+	report(what, arg, reason(err, true));
+}
+
 int exit_status_of(int err)
 {
+	if (err == ENOSYS && proc_trouble())
+		return EXIT_FAILURE;
 	return err == ENOSYS || err == EOPNOTSUPP ? EXIT_NOTSUP : EXIT_FAILURE;
 }
 

@@ -168,7 +168,7 @@ static void open_all(struct wait_ctx *c, char **args, int *rc)
 		if (target_open(args[i], &w->t) < 0) {
 			int err = errno;
 
-			warn_target("cannot open", args[i], err);
+			warn_open(args[i], err);
 			*rc = *rc == EXIT_FAILURE ? *rc : exit_status_of(err);
 			continue;
 		}
