@@ -148,7 +148,7 @@ bench: all $(BENCHES)
 # per parser), always built with clang. make check runs each for a few
 # seconds (tests/fuzz.sh), make fuzz for FUZZ_SECONDS each.
 FUZZ_CC      ?= clang
-FUZZ_PARSERS := fdinfo status cgroup mountinfo int
+FUZZ_PARSERS := fdinfo status cgroup mountinfo int stat cmdline
 FUZZERS      := $(FUZZ_PARSERS:%=$(O)/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 300
 

@@ -13,6 +13,7 @@
 #include <libpidfd.h>
 
 #include "cli.h"
+#include "internal.h"
 #include "util.h"
 
 /* Real, effective, saved ids all different, so that no column hides another. */
@@ -248,4 +249,29 @@ TEST(info_missing_process_names_it)
 	ASSERT_EQ(line_of(o.out, 2)[0], '\0');
 	ASSERT_TRUE(strstr(o.err, pidstr) != NULL);
 	ASSERT_TRUE(strstr(o.err, "no such process") != NULL);
+}
+
+/* The parsers behind COMM, STATE, START and ARGS, on what /proc can say. */
+TEST(parse_stat_and_cmdline)
+{
+	static const char stat[] = "42 (a b) (c) Z 1 2 3 4 -1 5 6 7 8 9 10 11 "
+				   "12 13 -20 -5 1 0 123456 7 8\n";
+	static const char cut[] = "42 (x) S 1 2 3";
+	static const char args[] = "sleep\0" "1000\0" "a b\0";
+	struct __lpfd_stat st;
+	char out[16];
+
+	ASSERT_EQ(__lpfd_parse_stat(stat, sizeof(stat) - 1, &st), 0);
+	ASSERT_EQ(strcmp(st.comm, "a b) (c"), 0);
+	ASSERT_EQ(st.state, 'Z');
+	ASSERT_EQ(st.start, 123456);
+	ASSERT_EQ(st.have, __LPFD_STAT_COMM | __LPFD_STAT_STATE | __LPFD_STAT_START);
+	ASSERT_EQ(__lpfd_parse_stat(cut, sizeof(cut) - 1, &st), 0);
+	ASSERT_EQ(st.have, __LPFD_STAT_COMM | __LPFD_STAT_STATE);
+	ASSERT_EQ(__lpfd_parse_stat("42 x) S", 7, &st), -ENOENT);
+	ASSERT_EQ(__lpfd_parse_cmdline(args, sizeof(args) - 1, out, sizeof(out)), 14);
+	ASSERT_EQ(strcmp(out, "sleep 1000 a b"), 0);
+	ASSERT_EQ(__lpfd_parse_cmdline(args, sizeof(args) - 1, out, 6), 5);
+	ASSERT_EQ(strcmp(out, "sleep"), 0);
+	ASSERT_EQ(__lpfd_parse_cmdline("\0\0", 2, out, sizeof(out)), -ENOENT);
 }
