@@ -2,9 +2,9 @@
 /*
  * pidfd(1): process handles from the command line.
  *
- *   pidfd info [--json] [--fields LIST] PROCESS...
+ *   pidfd info [--json] [--output LIST] [--all | --user USER | PROCESS...]
  *   pidfd wait [--timeout SECONDS] [--json] PROCESS...
- *   pidfd kill [--signal SIGNAL] PROCESS...
+ *   pidfd kill [--signal SIGNAL | -SIGNAL] PROCESS...
  *   pidfd features [--json]
  *
  * Every command opens a pidfd for each process before it does anything
@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@
 static void __attribute__((noreturn)) usage(void)
 {
 	fputs("Usage:\n"
-	      " pidfd info [options] <process>...\n"
+	      " pidfd info [options] [<process>...]\n"
 	      " pidfd wait [options] <process>...\n"
 	      " pidfd kill [options] <process>...\n"
 	      " pidfd features [options]\n"
@@ -37,10 +38,17 @@ static void __attribute__((noreturn)) usage(void)
 	      "inherited on file descriptor N).\n"
 	      "\n"
 	      "Options:\n"
-	      " -j, --json               one JSON object per line (info, wait,\n"
+	      " -J, --json               one JSON document (info, wait, features)\n"
+	      " -j, --json-lines         one JSON object per line (info, wait,\n"
 	      "                            features)\n"
-	      " -o, --fields <list>      info: the fields to show ('+list' adds\n"
-	      "                            to the default, 'all' shows all)\n"
+	      " -o, --output <list>      info: the fields to show ('+list' adds\n"
+	      "                            to the default, 'all' shows all);\n"
+	      "                            also --fields\n"
+	      " -n, --noheadings         info: no header line\n"
+	      " -r, --raw                info: no alignment, blanks escaped\n"
+	      " -a, --all                info: every process in /proc\n"
+	      " -u, --user <user>        info: only processes of this effective\n"
+	      "                            user (name or ID; alone: of all)\n"
 	      " -t, --timeout <seconds>  wait: give up after this long (exit 3)\n"
 	      " -s, --signal <signal>    kill: the signal, by name or number\n"
 	      "                            (default: TERM); also -9, -KILL, -SIGKILL\n"
@@ -115,6 +123,7 @@ int main(int argc, char **argv)
 	};
 	int c;
 
+	setlocale(LC_ALL, "");
 	atexit(close_stdout);
 	argv[0] = (char *)"pidfd"; /* for getopt's messages */
 	/* "+": options up to the command only; the command parses the rest. */

@@ -64,17 +64,25 @@ static int64_t parse_timeout(const char *s)
 	return ms;
 }
 
+enum format { TEXT, JSON_DOC, JSON_LINES };
+
+/*
+ * As each process ends: a line of text, a JSON object a line, or the next
+ * element of the JSON document's array, written at once and flushed.
+ */
 static void print_report(const struct waiter *w, const struct report *r,
-			 bool json)
+			 enum format format, size_t index)
 {
 	char text[64], sig[32];
 
 	ending_text(&r->end, text, sizeof(text));
-	if (!json) {
+	if (format == TEXT) {
 		printf("%s: %s\n", w->t.arg, text);
 		fflush(stdout);
 		return;
 	}
+	if (format == JSON_DOC)
+		json_array_item(stdout, index);
 	printf("{\"process\":");
 	json_string(stdout, w->t.arg);
 	if (w->t.pid)
@@ -94,7 +102,7 @@ static void print_report(const struct waiter *w, const struct report *r,
 	printf(",\"core_dumped\":%s,\"source\":",
 	       r->end.core ? "true" : "false");
 	json_string(stdout, r->source);
-	puts("}");
+	fputs(format == JSON_LINES ? "}\n" : "}", stdout);
 	fflush(stdout);
 }
 
@@ -126,7 +134,8 @@ static bool from_pidfd_info(struct waiter *w, struct report *r)
 }
 
 struct wait_ctx {
-	bool json;
+	enum format format;
+	size_t reported;
 	bool info_exit; /* libpidfd_get_info() can give PIDFD_INFO_EXIT here */
 	struct waiter *w;
 	int n;
@@ -149,7 +158,7 @@ static void settle(struct wait_ctx *c, struct waiter *w, short revents,
 			w->reap_deadline = now + REAP_GRACE_MS;
 		return;
 	}
-	print_report(w, &r, c->json);
+	print_report(w, &r, c->format, c->reported++);
 	target_close(&w->t);
 	w->pending = false;
 }
@@ -245,7 +254,8 @@ int cmd_wait(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "json-lines", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -255,11 +265,11 @@ int cmd_wait(int argc, char **argv)
 	int64_t timeout = -1, deadline = -1;
 	int opt, rc = EXIT_SUCCESS;
 
-	while ((opt = getopt_long(argc, argv, "t:jhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:JjhV", opts, NULL)) != -1) {
 		if (opt == 't')
 			timeout = parse_timeout(optarg);
-		else if (opt == 'j')
-			c.json = true;
+		else if (opt == 'J' || opt == 'j')
+			c.format = opt == 'J' ? JSON_DOC : JSON_LINES;
 		else
 			common_option(opt);
 	}
@@ -277,9 +287,18 @@ int cmd_wait(int argc, char **argv)
 	open_all(&c, argv + optind, &rc);
 	if (timeout >= 0)
 		deadline = now_ms() + timeout;
+	if (c.format == JSON_DOC) {
+		json_doc_begin(stdout);
+		json_array_begin(stdout, "processes", true);
+		fflush(stdout);
+	}
 	if (!wait_all(&c, deadline)) {
 		report_timeout(&c);
 		rc = EXIT_TIMEOUT;
+	}
+	if (c.format == JSON_DOC) {
+		json_array_end(stdout);
+		json_doc_end(stdout);
 	}
 	for (int i = 0; i < c.n; i++)
 		target_close(&c.w[i].t);

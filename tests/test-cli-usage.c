@@ -163,6 +163,11 @@ TEST(features_table_and_json_agree_with_library)
 			   "emulation forced: no") != NULL);
 
 	ASSERT_EQ(CLI(&o, "pidfd", "features", "--json"), 0);
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_TRUE(strstr(o.out, emulated ? "\"emulate_forced\": true" :
+			   "\"emulate_forced\": false") != NULL);
+	ASSERT_TRUE(strstr(o.out, "{\"operation\":\"get_info\",\"support\":\"") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "features", "-j"), 0);
 	ASSERT_EQ(strcmp(json_get(line_of(o.out, 1), "operation"), "get_info"), 0);
 	ASSERT_EQ(strcmp(json_get(line_of(o.out, 1), "support"),
 			 f.get_info == LIBPIDFD_NATIVE ? "native" : "emulated"), 0);

@@ -74,7 +74,7 @@ static void start_victims(char **argv, void *arg)
 
 TEST(wait_children_of_the_tool_every_ending)
 {
-	char *argv[] = { "pidfd", "wait", "--json", "X", "X", "X", "X", NULL };
+	char *argv[] = { "pidfd", "wait", "-j", "X", "X", "X", "X", NULL };
 	int first = 3;
 	struct cli_out o;
 	char cmd[64];
@@ -142,6 +142,7 @@ TEST(wait_unreaped_zombie_is_told_unknown)
 
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--json", pidstr), 0);
+	ASSERT_TRUE(json_valid(o.out));
 	ASSERT_EQ(atoi(json_get(o.out, "pid")), pid);
 	ASSERT_EQ(strcmp(json_get(o.out, "ending"), "unknown"), 0);
 	ASSERT_EQ(strcmp(json_get(o.out, "source"), "null"), 0);
@@ -158,6 +159,10 @@ TEST(wait_timeout_exits_3)
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--timeout", "0.2", pidstr), 3);
 	ASSERT_EQ(o.out[0], '\0');
+	/* The document is whole even then, with no process in it. */
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-J", "-t", "0", pidstr), 3);
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_TRUE(strstr(o.out, "\"processes\": [") != NULL);
 	ASSERT_TRUE(strstr(o.err, "timed out") != NULL);
 	ASSERT_TRUE(strstr(o.err, pidstr) != NULL);
 	/* Still alive: wait never touched it. */
