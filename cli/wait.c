@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -163,8 +164,37 @@ static void settle(struct wait_ctx *c, struct waiter *w, short revents,
 	w->pending = false;
 }
 
+/*
+ * More processes than descriptors: the limit has been raised as far as it
+ * goes; the ones left over are named, and the others watched.
+ */
+static void report_unwatched(const struct wait_ctx *c, char **args,
+			     const bool *unwatched, int *rc)
+{
+	struct rlimit rl = { 0, 0 };
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++)
+		n += unwatched[i];
+	if (!n)
+		return;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	fprintf(stderr, "pidfd: wait: cannot watch %d process%s (too many open "
+		"files, limit %llu):", n, n == 1 ? "" : "es",
+		(unsigned long long)rl.rlim_cur);
+	for (int i = 0; i < c->n; i++)
+		if (unwatched[i])
+			fprintf(stderr, " %s", args[i]);
+	fputc('\n', stderr);
+	*rc = EXIT_FAILURE;
+}
+
 static void open_all(struct wait_ctx *c, char **args, int *rc)
 {
+	bool *unwatched = calloc((size_t)c->n, sizeof(*unwatched));
+
+	if (!unwatched)
+		abort();
 	for (int i = 0; i < c->n; i++) {
 		struct waiter *w = &c->w[i];
 
@@ -177,11 +207,28 @@ static void open_all(struct wait_ctx *c, char **args, int *rc)
 		if (target_open(args[i], &w->t) < 0) {
 			int err = errno;
 
+			if (err == EMFILE || err == ENFILE) {
+				unwatched[i] = true;
+				continue;
+			}
 			warn_open(args[i], err);
 			*rc = *rc == EXIT_FAILURE ? *rc : exit_status_of(err);
 			continue;
 		}
 		w->pending = true;
+	}
+	report_unwatched(c, args, unwatched, rc);
+	free(unwatched);
+}
+
+/* As systemd does: the soft limit on descriptors up to the hard one. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 }
 
@@ -199,46 +246,55 @@ static int poll_timeout(const struct wait_ctx *c, int64_t deadline, int64_t now)
 	return until <= now ? 0 : (int)(until - now < INT32_MAX ? until - now : INT32_MAX);
 }
 
-/* Poll until every process has ended; false if the deadline came first. */
+/*
+ * Poll until every process has ended; false if the deadline came first.
+ * Only the pending pidfds are polled: poll() refuses more entries than
+ * RLIMIT_NOFILE, and the processes may be more than that.
+ */
 static bool wait_all(struct wait_ctx *c, int64_t deadline)
 {
-	struct pollfd *pfd = calloc((size_t)c->n, sizeof(*pfd));
+	struct pollfd *pfd = calloc((size_t)c->n + 1, sizeof(*pfd));
+	int *who = calloc((size_t)c->n + 1, sizeof(*who));
 	int64_t now = now_ms();
-	bool left = false;
+	nfds_t n = 0;
 
-	if (!pfd)
+	if (!pfd || !who)
 		abort();
 	for (int i = 0; i < c->n; i++)
-		left |= c->w[i].pending;
-	while (left) {
+		if (c->w[i].pending)
+			who[n++] = i;
+	while (n) {
+		nfds_t left = 0;
 		int r;
 
-		for (int i = 0; i < c->n; i++) {
-			pfd[i].fd = c->w[i].pending ? c->w[i].t.fd : -1;
+		for (nfds_t k = 0; k < n; k++) {
+			pfd[k].fd = c->w[who[k]].t.fd;
 			/* A zombie stays readable: only the reap (POLLHUP) is news. */
-			pfd[i].events = c->w[i].reap_deadline ? 0 : POLLIN;
-			pfd[i].revents = 0;
+			pfd[k].events = c->w[who[k]].reap_deadline ? 0 : POLLIN;
+			pfd[k].revents = 0;
 		}
-		r = poll(pfd, (nfds_t)c->n, poll_timeout(c, deadline, now));
+		r = poll(pfd, n, poll_timeout(c, deadline, now));
 		if (r < 0 && errno != EINTR) {
 			fprintf(stderr, "pidfd: wait: poll: %s\n", strerror(errno));
 			exit(EXIT_FAILURE);
 		}
 		now = now_ms();
-		left = false;
-		for (int i = 0; i < c->n; i++) {
-			struct waiter *w = &c->w[i];
+		for (nfds_t k = 0; k < n; k++) {
+			struct waiter *w = &c->w[who[k]];
 
-			if (w->pending && (pfd[i].revents ||
-			    (w->reap_deadline && now >= w->reap_deadline)))
-				settle(c, w, pfd[i].revents, now);
-			left |= w->pending;
+			if (pfd[k].revents ||
+			    (w->reap_deadline && now >= w->reap_deadline))
+				settle(c, w, pfd[k].revents, now);
+			if (w->pending)
+				who[left++] = who[k];
 		}
-		if (left && deadline >= 0 && now >= deadline)
+		n = left;
+		if (n && deadline >= 0 && now >= deadline)
 			break;
 	}
 	free(pfd);
-	return !left;
+	free(who);
+	return n == 0;
 }
 
 static void report_timeout(const struct wait_ctx *c)
@@ -283,6 +339,7 @@ int cmd_wait(int argc, char **argv)
 	c.w = calloc((size_t)c.n, sizeof(*c.w));
 	if (!c.w)
 		abort();
+	raise_fd_limit();
 	/* Every pidfd first: from here on no pid is read again. */
 	open_all(&c, argv + optind, &rc);
 	if (timeout >= 0)

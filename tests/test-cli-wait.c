@@ -195,3 +195,64 @@ TEST(wait_self_is_refused)
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "self"), 1);
 	ASSERT_TRUE(strstr(o.err, "self") != NULL);
 }
+
+/*
+ * More processes than descriptors: the tool's children-to-be, all exiting
+ * at once, and a descriptor limit of 16 (the hard limit in *arg).
+ */
+#define MANY 40
+static char many_pids[MANY][16];
+
+static void many_children_low_limit(char **argv, void *arg)
+{
+	struct rlimit rl = { 16, *(rlim_t *)arg };
+
+	for (int i = 0; i < MANY; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			_exit(94);
+		if (pid == 0)
+			_exit(i % 7);
+		snprintf(many_pids[i], sizeof(many_pids[i]), "%d", pid);
+		argv[2 + i] = many_pids[i];
+	}
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		_exit(95);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+TEST(wait_more_processes_than_descriptors)
+{
+	char *argv[MANY + 3] = { "pidfd", "wait" };
+	struct cli_out o;
+	rlim_t hard = 64;
+	int watched;
+	const char *list;
+
+	/* The soft limit is raised to the hard one: all are watched. */
+	ASSERT_EQ(cli_run_pre(&o, argv, many_children_low_limit, &hard), 0);
+	ASSERT_EQ(o.err[0], '\0');
+	ASSERT_EQ(count_lines(o.out), MANY);
+
+	/* Still short: the rest are named, the others watched to the end. */
+	hard = 16;
+	ASSERT_EQ(cli_run_pre(&o, argv, many_children_low_limit, &hard), 1);
+	list = strstr(o.err, "pidfd: wait: cannot watch ");
+	ASSERT_TRUE(list != NULL);
+	ASSERT_TRUE(strstr(o.err, "(too many open files, limit 16):") != NULL);
+	watched = count_lines(o.out);
+	ASSERT_TRUE(watched >= 5 && watched < MANY);
+	ASSERT_EQ(atoi(list + strlen("pidfd: wait: cannot watch ")), MANY - watched);
+	/* The last one named on the command line is among those left over. */
+	ASSERT_TRUE(strstr(o.err, many_pids[MANY - 1]) != NULL);
+	ASSERT_TRUE(strstr(o.out, many_pids[0]) != NULL);
+}
