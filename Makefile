@@ -18,6 +18,12 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Where bash-completion looks, under our PREFIX; without its .pc file, the
+# directory it would name.
+BASHCOMP_PC = $(shell pkg-config --define-variable=prefix=$(PREFIX) \
+	--define-variable=datadir=$(PREFIX)/share \
+	--variable=completionsdir bash-completion 2>/dev/null)
+BASHCOMPDIR ?= $(or $(BASHCOMP_PC),$(PREFIX)/share/bash-completion/completions)
 
 O          ?= build
 CC         ?= cc
@@ -184,6 +190,8 @@ install: all
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(LIBDIR)/
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 cli/pidfd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/pidfd
 	for s in 1 3 7; do \
 		install -d $(DESTDIR)$(MANDIR)/man$$s && \
 		install -m 644 man/*.$$s $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
@@ -196,7 +204,7 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
 	      $(DESTDIR)$(LIBDIR)/libpidfd.so* $(DESTDIR)$(LIBDIR)/libpidfd.a \
 	      $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc $(DESTDIR)$(BINDIR)/pidfd \
-	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so \
+	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so $(DESTDIR)$(BASHCOMPDIR)/pidfd \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1)) \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man3/%,$(wildcard man/*.3)) \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man7/%,$(wildcard man/*.7))
