@@ -142,7 +142,7 @@ $(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCHES    := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-$(O)/bench/%: bench/%.c $(LIB_A)
+$(O)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(LIB_A) \
 		-lpthread $(LDFLAGS)

@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats.h"
+
 #define ROUNDS 21
 #define EXTRA 1000
 #define TARGET 2.0
@@ -56,19 +58,6 @@ static double run(char *const argv[], int out_fd)
 	    WEXITSTATUS(status) != 0)
 		return -1;
 	return now_ns() - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
 }
 
 /* The lines a program writes: how many processes it listed. */

@@ -9,15 +9,27 @@
 
 #include "cli.h"
 
-/* The tool's stdout on /dev/full. */
+/* In the tool's process: /dev/full on its stdout, /dev/null on fd 3. */
+static void open_onto(const char *path, int flags, int target)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0 || dup2(fd, target) != target)
+		_exit(95);
+}
+
 static void stdout_full(char **argv, void *arg)
 {
-	int fd = open("/dev/full", O_WRONLY);
-
 	(void)argv;
 	(void)arg;
-	if (fd < 0 || dup2(fd, 1) != 1)
-		_exit(95);
+	open_onto("/dev/full", O_WRONLY, 1);
+}
+
+static void devnull_fd3(char **argv, void *arg)
+{
+	(void)argv;
+	(void)arg;
+	open_onto("/dev/null", O_RDONLY, 3);
 }
 
 TEST(write_error_exits_1)
@@ -50,16 +62,6 @@ TEST(never_existed_is_no_such_process)
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "0", "2147483647"), 1);
 	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open process 2147483647: "
 			 "no such process\n"), 0);
-}
-
-static void devnull_fd3(char **argv, void *arg)
-{
-	int fd = open("/dev/null", O_RDONLY);
-
-	(void)argv;
-	(void)arg;
-	if (fd < 0 || dup2(fd, 3) != 3)
-		_exit(96);
 }
 
 TEST(fd_not_a_pidfd_says_so)
