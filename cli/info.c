@@ -520,9 +520,10 @@ static void all(struct info_ctx *x)
 	struct dirent *d;
 	DIR *dir;
 
+	/* A /proc of another pid namespace would list its pids, not ours. */
 	if (!procfs_ours() || !(dir = opendir("/proc"))) {
 		fprintf(stderr, "pidfd: info: cannot list processes: %s\n",
-			"/proc is not this pid namespace's procfs");
+			proc_trouble() ?: strerror(errno ? errno : ENOSYS));
 		x->rc = EXIT_FAILURE;
 		return;
 	}

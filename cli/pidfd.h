@@ -28,6 +28,8 @@ void usage_error(const char *fmt, ...)
  * ("no such process", "not a pidfd", what is wrong with /proc).
  */
 void warn_open(const char *arg, int err);
+/* What is wrong with /proc where the emulation needs it, or NULL. */
+const char *proc_trouble(void);
 /* An error about an opened process: "pidfd: <what> <arg>: <reason>". */
 void warn_target(const char *what, const char *arg, int err);
 /* 1 (failure) or 2 (not supported) for an errno. */

@@ -29,22 +29,20 @@ void usage_error(const char *fmt, ...)
 }
 
 /*
- * Why /proc cannot stand in for a kernel that lacks a feature, or NULL if
- * it can: the emulation reads pids there, so it must be a procfs of our
- * own pid namespace (after "unshare -p" without "--mount-proc" it is the
- * parent namespace's).
+ * What is wrong with /proc, or NULL: the emulation reads pids there, and
+ * so does "info --all", so it must be a procfs of our own pid namespace
+ * (after "unshare -p" without "--mount-proc" it is the parent namespace's).
  */
-static const char *proc_trouble(void)
+const char *proc_trouble(void)
 {
 	struct statfs sfs;
 
 	if (__lpfd_proc_is_ours() != -ENOSYS)
 		return NULL;
 	if (statfs("/proc", &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return "/proc is not mounted (the emulation of this kernel "
-		       "needs procfs there)";
-	return "/proc belongs to another pid namespace (the emulation of "
-	       "this kernel needs this namespace's: mount -t proc proc /proc)";
+		return "/proc is not mounted (mount -t proc proc /proc)";
+	return "/proc belongs to another pid namespace (mount this "
+	       "namespace's: mount -t proc proc /proc)";
 }
 
 static const char *reason(int err, bool opened)

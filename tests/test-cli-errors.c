@@ -113,6 +113,13 @@ TEST(proc_of_another_pid_namespace_is_named)
 	if (!strstr(o.err, "pidfd: cannot get information on process 1: "
 		    "/proc belongs to another pid namespace"))
 		FAIL("err: %s", o.err);
+	/* Listing every process needs this namespace's /proc, native or not. */
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "--all", NULL },
+			      new_pidns, NULL), 1);
+	if (strcmp(o.err, "pidfd: info: cannot list processes: /proc belongs "
+		   "to another pid namespace (mount this namespace's: mount -t "
+		   "proc proc /proc)\n"))
+		FAIL("err: %s", o.err);
 }
 
 /* The tool, emulating, in a mount namespace without /proc, on itself. */
