@@ -20,6 +20,12 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Where bash-completion looks, under our PREFIX; without its .pc file, the
+# directory it would name.
+BASHCOMP_PC = $(shell pkg-config --define-variable=prefix=$(PREFIX) \
+	--define-variable=datadir=$(PREFIX)/share \
+	--variable=completionsdir bash-completion 2>/dev/null)
+BASHCOMPDIR ?= $(or $(BASHCOMP_PC),$(PREFIX)/share/bash-completion/completions)
 
 O          ?= build
 CC         ?= cc
@@ -101,9 +107,10 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
 
 cli: $(CLI)
 
-$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h $(LIB_A)
+# -Isrc: the tool reads /proc through the library's own fuzzed parsers.
+$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h src/internal.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
+	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
 
 examples: $(EXAMPLES)
 
@@ -137,7 +144,7 @@ $(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCHES    := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-$(O)/bench/%: bench/%.c $(LIB_A)
+$(O)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(LIB_A) \
 		-lpthread $(LDFLAGS)
@@ -149,7 +156,7 @@ bench: all $(BENCHES)
 # per parser), always built with clang. make check runs each for a few
 # seconds (tests/fuzz.sh), make fuzz for FUZZ_SECONDS each.
 FUZZ_CC      ?= clang
-FUZZ_PARSERS := fdinfo status cgroup mountinfo int
+FUZZ_PARSERS := fdinfo status cgroup mountinfo int stat cmdline
 FUZZERS      := $(FUZZ_PARSERS:%=$(O)/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 300
 
@@ -188,6 +195,8 @@ install: all
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(LIBDIR)/
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 cli/pidfd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/pidfd
 	for s in 1 3 7; do \
 		install -d $(DESTDIR)$(MANDIR)/man$$s && \
 		install -m 644 man/*.$$s $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
@@ -200,7 +209,7 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
 	      $(DESTDIR)$(LIBDIR)/libpidfd.so* $(DESTDIR)$(LIBDIR)/libpidfd.a \
 	      $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc $(DESTDIR)$(BINDIR)/pidfd \
-	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so \
+	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so $(DESTDIR)$(BASHCOMPDIR)/pidfd \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1)) \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man3/%,$(wildcard man/*.3)) \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man7/%,$(wildcard man/*.7))

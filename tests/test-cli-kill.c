@@ -38,7 +38,9 @@ static int kill_child_with(const char *opt, const char *sig)
 	pid_t pid = util_spawn(default_signals, NULL, &fd);
 
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
-	if (opt)
+	if (opt && !sig)
+		ASSERT_EQ(CLI(&o, "pidfd", "kill", (char *)opt, pidstr), 0);
+	else if (opt)
 		ASSERT_EQ(CLI(&o, "pidfd", "kill", (char *)opt, (char *)sig, pidstr), 0);
 	else
 		ASSERT_EQ(CLI(&o, "pidfd", "kill", pidstr), 0);
@@ -58,6 +60,16 @@ TEST(kill_by_name_number_and_default)
 	ASSERT_EQ(kill_child_with("--signal", "SIGHUP"), SIGHUP);
 	ASSERT_EQ(kill_child_with("-s", "10"), 10);
 	ASSERT_EQ(kill_child_with("--signal", "RTMIN+2"), SIGRTMIN + 2);
+}
+
+/* kill(1)'s forms: the signal as the first option. */
+TEST(kill_dash_signal_forms)
+{
+	ASSERT_EQ(kill_child_with("-9", NULL), SIGKILL);
+	ASSERT_EQ(kill_child_with("-KILL", NULL), SIGKILL);
+	ASSERT_EQ(kill_child_with("-SIGKILL", NULL), SIGKILL);
+	ASSERT_EQ(kill_child_with("-hup", NULL), SIGHUP);
+	ASSERT_EQ(kill_child_with("-RTMIN+1", NULL), SIGRTMIN + 1);
 }
 
 TEST(kill_signal_0_checks_existence)

@@ -92,7 +92,7 @@ static void start_victims(char **argv, void *arg)
 
 TEST(wait_children_of_the_tool_every_ending)
 {
-	char *argv[] = { "pidfd", "wait", "--json", "X", "X", "X", "X", NULL };
+	char *argv[] = { "pidfd", "wait", "-j", "X", "X", "X", "X", NULL };
 	int first = 3;
 	struct cli_out o;
 	char cmd[64];
@@ -218,6 +218,7 @@ TEST(wait_unreaped_zombie_is_told_unknown)
 
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--json", pidstr), 0);
+	ASSERT_TRUE(json_valid(o.out));
 	ASSERT_EQ(atoi(json_get(o.out, "pid")), pid);
 	ASSERT_EQ(strcmp(json_get(o.out, "ending"), "unknown"), 0);
 	ASSERT_EQ(strcmp(json_get(o.out, "source"), "null"), 0);
@@ -234,6 +235,10 @@ TEST(wait_timeout_exits_3)
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--timeout", "0.2", pidstr), 3);
 	ASSERT_EQ(o.out[0], '\0');
+	/* The document is whole even then, with no process in it. */
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-J", "-t", "0", pidstr), 3);
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_TRUE(strstr(o.out, "\"processes\": [") != NULL);
 	ASSERT_TRUE(strstr(o.err, "timed out") != NULL);
 	ASSERT_TRUE(strstr(o.err, pidstr) != NULL);
 	/* Still alive: wait never touched it. */
@@ -265,4 +270,65 @@ TEST(wait_self_is_refused)
 
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "self"), 1);
 	ASSERT_TRUE(strstr(o.err, "self") != NULL);
+}
+
+/*
+ * More processes than descriptors: the tool's children-to-be, all exiting
+ * at once, and a descriptor limit of 16 (the hard limit in *arg).
+ */
+#define MANY 40
+static char many_pids[MANY][16];
+
+static void many_children_low_limit(char **argv, void *arg)
+{
+	struct rlimit rl = { 16, *(rlim_t *)arg };
+
+	for (int i = 0; i < MANY; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			_exit(94);
+		if (pid == 0)
+			_exit(i % 7);
+		snprintf(many_pids[i], sizeof(many_pids[i]), "%d", pid);
+		argv[2 + i] = many_pids[i];
+	}
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		_exit(95);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+TEST(wait_more_processes_than_descriptors)
+{
+	char *argv[MANY + 3] = { "pidfd", "wait" };
+	struct cli_out o;
+	rlim_t hard = 64;
+	int watched;
+	const char *list;
+
+	/* The soft limit is raised to the hard one: all are watched. */
+	ASSERT_EQ(cli_run_pre(&o, argv, many_children_low_limit, &hard), 0);
+	ASSERT_EQ(o.err[0], '\0');
+	ASSERT_EQ(count_lines(o.out), MANY);
+
+	/* Still short: the rest are named, the others watched to the end. */
+	hard = 16;
+	ASSERT_EQ(cli_run_pre(&o, argv, many_children_low_limit, &hard), 1);
+	list = strstr(o.err, "pidfd: wait: cannot watch ");
+	ASSERT_TRUE(list != NULL);
+	ASSERT_TRUE(strstr(o.err, "(too many open files, limit 16):") != NULL);
+	watched = count_lines(o.out);
+	ASSERT_TRUE(watched >= 5 && watched < MANY);
+	ASSERT_EQ(atoi(list + strlen("pidfd: wait: cannot watch ")), MANY - watched);
+	/* The last one named on the command line is among those left over. */
+	ASSERT_TRUE(strstr(o.err, many_pids[MANY - 1]) != NULL);
+	ASSERT_TRUE(strstr(o.out, many_pids[0]) != NULL);
 }
