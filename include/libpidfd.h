@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd - the modern pidfd interface (PIDFD_GET_INFO, PIDFD_SELF*) on
  * every Linux kernel from 5.3 on: the kernel's own implementation where the
