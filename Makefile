@@ -11,8 +11,29 @@
 # O= names the build directory, so that variant builds (sanitizers, clang)
 # live side by side: make O=build/clang CC=clang
 
-VERSION    := 0.1.0
+# The one version: the soname's major, libpidfd.pc, pidfd --version and the
+# header's LIBPIDFD_VERSION_* come from here (README: "Releases").
+VERSION    := 0.2.0
 SOVERSION  := 0
+
+# A block of a committed source file that make writes: the file stays
+# complete for -Iinclude from a clean clone, and is rewritten (and all that
+# includes it rebuilt) only when the block differs from what the Makefile
+# says, so that a read-only tree in sync builds, whatever its timestamps.
+#   $(eval $(call generated_block,NAME,FILE,VARIABLE holding a command
+#   that prints the block))
+define generated_block
+ifneq ($$(shell $$($(3)) | scripts/header-block.sh --check $(1) $(2) && echo ok),ok)
+$(2):: FORCE
+	$$($(3)) | scripts/header-block.sh $(1) $$@
+endif
+endef
+VERSION_BLOCK = printf '\#define LIBPIDFD_VERSION_%s %s\n' \
+	MAJOR $(word 1,$(subst ., ,$(VERSION))) \
+	MINOR $(word 2,$(subst ., ,$(VERSION))) \
+	PATCH $(word 3,$(subst ., ,$(VERSION)))
+$(eval $(call generated_block,VERSION,include/libpidfd.h,VERSION_BLOCK))
+.PHONY: FORCE
 
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
@@ -188,9 +209,11 @@ install: all
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(LIBDIR)/
-	for s in 1 3 7; do \
-		install -d $(DESTDIR)$(MANDIR)/man$$s && \
-		install -m 644 man/*.$$s $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+	for p in man/*.[137]; do \
+		d=$(DESTDIR)$(MANDIR)/man$${p##*.}; \
+		install -d $$d || exit 1; \
+		if [ -L $$p ]; then ln -sf $$(readlink $$p) $$d/$${p##*/}; \
+		else install -m 644 $$p $$d/ || exit 1; fi; \
 	done
 
 install-check: all

@@ -11,6 +11,7 @@ dest=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-install.XXXXXX")
 trap 'rm -rf "$dest"' EXIT
 prefix=/usr/local
 root=$dest$prefix
+version=$(sed -n 's/^VERSION *:= *//p' "$here/Makefile")
 
 fail() { echo "install-check: $*" >&2; exit 1; }
 
@@ -19,7 +20,7 @@ $make -s -C "$here" O="$build" DESTDIR="$dest" PREFIX="$prefix" install > /dev/n
 # Everything the package must install, and nothing else.
 {
 	printf '%s\n' bin/pidfd include/libpidfd.h lib/libpidfd.a \
-		lib/libpidfd.so lib/libpidfd.so.0 lib/libpidfd.so.0.1.0 \
+		lib/libpidfd.so lib/libpidfd.so.0 lib/libpidfd.so.$version \
 		lib/libpidfd-compat.so lib/pkgconfig/libpidfd.pc
 	for p in "$here"/man/*.[137]; do
 		n=$(basename "$p")
@@ -30,8 +31,8 @@ $make -s -C "$here" O="$build" DESTDIR="$dest" PREFIX="$prefix" install > /dev/n
 diff -u "$dest/want" "$dest/have" || fail "installed files differ from the list above"
 [ -n "$(ls "$here"/man/*.3 2>/dev/null)" ] || fail "no section 3 pages"
 [ "$(readlink "$root/lib/libpidfd.so")" = libpidfd.so.0 ] || fail "libpidfd.so link"
-[ "$(readlink "$root/lib/libpidfd.so.0")" = libpidfd.so.0.1.0 ] || fail "libpidfd.so.0 link"
-readelf -d "$root/lib/libpidfd.so.0.1.0" | grep -q 'SONAME.*\[libpidfd\.so\.0\]' ||
+[ "$(readlink "$root/lib/libpidfd.so.0")" = "libpidfd.so.$version" ] || fail "libpidfd.so.0 link"
+readelf -d "$root/lib/libpidfd.so.$version" | grep -q 'SONAME.*\[libpidfd\.so\.0\]' ||
 	fail "soname is not libpidfd.so.0"
 
 # A user's build: pkg-config's flags alone, against the installed tree.
