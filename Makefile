@@ -54,6 +54,9 @@ datarootdir  := $(or $(datarootdir),$(prefix)/share)
 datadir      := $(or $(datadir),$(datarootdir))
 mandir       := $(or $(mandir),$(MANDIR),$(datarootdir)/man)
 pkgconfigdir := $(or $(pkgconfigdir),$(PKGCONFIGDIR),$(libdir)/pkgconfig)
+# The shim is a preload module, not a library to link against: it has no
+# soname and lives in a directory of its own.
+pkglibdir    := $(or $(pkglibdir),$(libdir)/libpidfd)
 PREFIX       := $(prefix)
 LIBDIR       := $(libdir)
 INCLUDEDIR   := $(includedir)
@@ -225,7 +228,8 @@ stress: all tests
 
 install: all
 	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) \
-		$(DESTDIR)$(bindir) $(DESTDIR)$(pkgconfigdir)
+		$(DESTDIR)$(bindir) $(DESTDIR)$(pkgconfigdir) \
+		$(DESTDIR)$(pkglibdir)
 	install -m 644 include/libpidfd.h $(DESTDIR)$(includedir)/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(libdir)/
 	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(libdir)/libpidfd.so.$(SOVERSION)
@@ -233,7 +237,7 @@ install: all
 	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(pkgconfigdir)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(bindir)/
-	install -m 755 $(COMPAT_SO) $(DESTDIR)$(libdir)/
+	install -m 755 $(COMPAT_SO) $(DESTDIR)$(pkglibdir)/
 	for p in man/*.[137]; do \
 		d=$(DESTDIR)$(mandir)/man$${p##*.}; \
 		install -d $$d || exit 1; \
@@ -248,10 +252,11 @@ uninstall:
 	rm -f $(DESTDIR)$(includedir)/libpidfd.h \
 	      $(DESTDIR)$(libdir)/libpidfd.so* $(DESTDIR)$(libdir)/libpidfd.a \
 	      $(DESTDIR)$(pkgconfigdir)/libpidfd.pc $(DESTDIR)$(bindir)/pidfd \
-	      $(DESTDIR)$(libdir)/libpidfd-compat.so \
+	      $(DESTDIR)$(pkglibdir)/libpidfd-compat.so \
 	      $(patsubst man/%,$(DESTDIR)$(mandir)/man1/%,$(wildcard man/*.1)) \
 	      $(patsubst man/%,$(DESTDIR)$(mandir)/man3/%,$(wildcard man/*.3)) \
 	      $(patsubst man/%,$(DESTDIR)$(mandir)/man7/%,$(wildcard man/*.7))
+	-rmdir $(DESTDIR)$(pkglibdir)
 
 clean:
 	rm -rf $(O)

@@ -21,7 +21,7 @@ $make -s -C "$here" O="$build" DESTDIR="$dest" PREFIX="$prefix" install > /dev/n
 {
 	printf '%s\n' bin/pidfd include/libpidfd.h lib/libpidfd.a \
 		lib/libpidfd.so lib/libpidfd.so.0 lib/libpidfd.so.$version \
-		lib/libpidfd-compat.so lib/pkgconfig/libpidfd.pc
+		lib/libpidfd/libpidfd-compat.so lib/pkgconfig/libpidfd.pc
 	for p in "$here"/man/*.[137]; do
 		n=$(basename "$p")
 		echo "share/man/man${n##*.}/$n"
@@ -47,4 +47,10 @@ out=$(LD_LIBRARY_PATH="$root/lib" "$dest/supervisor" 'exit 0' 'exit 5') && fail 
 echo "$out" | grep -q "'exit 5': exited 5$" || fail "supervisor said: $out"
 "$root/bin/pidfd" --version | grep -q '^pidfd from libpidfd ' || fail "installed pidfd --version"
 "$root/bin/pidfd" info self > /dev/null || fail "installed pidfd info self"
+# The shim: no soname (a preload module, in a directory of its own), and a
+# program runs under it, found by the path the manual gives.
+readelf -d "$root/lib/libpidfd/libpidfd-compat.so" | grep -q SONAME &&
+	fail "libpidfd-compat.so has a soname"
+LD_PRELOAD="$root/lib/libpidfd/libpidfd-compat.so" "$root/bin/pidfd" info self > /dev/null ||
+	fail "pidfd info self under the installed shim"
 echo "install-check: $(wc -l < "$dest/have") files installed as listed; example built with '$flags' and run"
