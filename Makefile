@@ -245,6 +245,20 @@ install: all
 		else install -m 644 $$p $$d/ || exit 1; fi; \
 	done
 
+# The ABI of the last release, kept in abi/ (README: Releases): make
+# abi-check fails on a change to it without a new soname or version node;
+# make abi-dump records this build's at a release.
+ABI_DUMP := abi/libpidfd.so.$(SOVERSION).abi
+.PHONY: abi-check abi-dump
+
+abi-check: lib
+	scripts/abi-check.sh $(ABI_DUMP) $(O)/libpidfd.so.$(SOVERSION) include
+
+abi-dump: lib
+	@mkdir -p abi
+	abidw --headers-dir include --no-corpus-path --no-comp-dir-path \
+		--short-locs $(LIB_SO) > $(ABI_DUMP)
+
 install-check: all
 	MAKE="$(MAKE)" tests/install-check.sh $(O)
 
