@@ -77,7 +77,11 @@ bool harness_privileged(void)
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	const char *declined = getenv("TEST_UNPRIVILEGED");
 
+	/* A package build's test step declines privilege even as root. */
+	if (declined && strcmp(declined, "1") == 0)
+		return false;
 	if (geteuid() != 0 || syscall(SYS_capget, &h, d) != 0)
 		return false;
 	return d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &

@@ -10,7 +10,8 @@
  *
  * A test fails by a failed ASSERT_*, any exit other than 0, or a signal. It
  * skips ("ok N - name # SKIP reason") only by REQUIRE_PRIVILEGE(), when it
- * needs privilege the caller lacks: as root nothing skips.
+ * needs privilege the caller lacks: as root nothing skips, unless
+ * TEST_UNPRIVILEGED=1 declines privilege (a package build's test step).
  *
  * The mode comes from TEST_MODE (native, emulated, uml), or where that is
  * unset from LIBPIDFD_EMULATE=1 (emulated); the harness then sets
@@ -46,7 +47,7 @@ void harness_fail(const char *file, int line, const char *fmt, ...)
 
 /*
  * The test ends here as skipped, with this reason, unless the caller is
- * root with CAP_SYS_ADMIN. Call it from the test itself (not from a child
+ * root with CAP_SYS_ADMIN (and TEST_UNPRIVILEGED=1 is not set). Call it from the test itself (not from a child
  * it forked) before the first step that needs the privilege.
  */
 void harness_skip(const char *fmt, ...)

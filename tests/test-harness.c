@@ -138,3 +138,19 @@ TEST(mode_comes_from_either_variable_alone)
 		ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2);
 	}
 }
+
+/* A package build's test step: privilege declined even by root. */
+TEST(test_unprivileged_skips_even_as_root)
+{
+	char bin[4200];
+	char *argv[] = { bin, NULL };
+	char *envp[] = { "TEST_MODE=native", "TEST_UNPRIVILEGED=1", NULL };
+	struct run r;
+
+	sibling("test-pid-reuse", bin, sizeof(bin));
+	run(&r, -1, argv, envp);
+	if (!strstr(r.out, "# SKIP needs root: creates a pid namespace\n") ||
+	    !strstr(r.out, ": 0 passed, 0 failed, 1 skipped\n"))
+		FAIL("TEST_UNPRIVILEGED=1: %s", r.out);
+	ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+}
