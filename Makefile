@@ -259,6 +259,12 @@ abi-dump: lib
 	abidw --headers-dir include --no-corpus-path --no-comp-dir-path \
 		--short-locs $(LIB_SO) > $(ABI_DUMP)
 
+# The Debian packages (debian/), built from a copy of the tree in
+# $(O)/deb and linted (scripts/make-deb.sh).
+.PHONY: deb
+deb:
+	scripts/make-deb.sh $(O)
+
 install-check: all
 	MAKE="$(MAKE)" tests/install-check.sh $(O)
 
