@@ -98,21 +98,30 @@ const char *harness_mode(void)
 	return e && strcmp(e, "1") == 0 ? "emulated" : "native";
 }
 
-/* The one mode, and LIBPIDFD_EMULATE made to agree with it. */
-static void set_mode(void)
+/*
+ * The one mode, and LIBPIDFD_EMULATE made to agree with it. The library
+ * reads LIBPIDFD_EMULATE when it is loaded, as exec left it: where it has
+ * to change, the program starts again with it changed.
+ */
+static void set_mode(char **argv)
 {
-	const char *m = harness_mode();
+	const char *m = harness_mode(), *e = getenv("LIBPIDFD_EMULATE");
+	bool want = strcmp(m, "emulated") == 0, have = e && strcmp(e, "1") == 0;
 
-	if (strcmp(m, "native") != 0 && strcmp(m, "emulated") != 0 &&
-	    strcmp(m, "uml") != 0) {
+	if (strcmp(m, "native") != 0 && !want && strcmp(m, "uml") != 0) {
 		fprintf(stderr, "TEST_MODE=%s: not native, emulated or uml\n", m);
 		exit(2);
 	}
 	setenv("TEST_MODE", m, 1);
-	if (strcmp(m, "emulated") == 0)
+	if (want == have)
+		return;
+	if (want)
 		setenv("LIBPIDFD_EMULATE", "1", 1);
 	else
 		unsetenv("LIBPIDFD_EMULATE");
+	execv("/proc/self/exe", argv);
+	perror("execv /proc/self/exe");
+	exit(2);
 }
 
 #ifdef HARNESS_LSAN
@@ -228,7 +237,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	set_mode();
+	set_mode(argv);
 	skip_reason = mmap(NULL, 256, PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (skip_reason == MAP_FAILED) {

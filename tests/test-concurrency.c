@@ -604,6 +604,7 @@ TEST_TIMEOUT(threads_fill_and_rewrite_the_caches_at_once, 60)
 	int status;
 	pid_t child;
 
+	REQUIRE_PRIVILEGE("creates cgroups and mounts");
 	ASSERT_TRUE(root[0]); /* the suite mounts cgroup2 where there is none */
 	snprintf(base, sizeof(base), "%s/libpidfd-caches-%d", root, getpid());
 	snprintf(t, sizeof(t), "%s/t", base);

@@ -1,156 +1,120 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The harness itself, through other test binaries of the build: a test
- * that needs privilege skips, with its reason, for uid 65534 and the run
- * passes; -l lists the tests; an unknown test name is an error that runs
- * nothing; the mode comes from TEST_MODE or LIBPIDFD_EMULATE alone.
+ * that needs privilege skips, with its reason, for uid 65534 and under
+ * TEST_UNPRIVILEGED=1, and the run passes; -l lists the tests; an unknown
+ * test name is an error that runs nothing; the mode comes from TEST_MODE
+ * or LIBPIDFD_EMULATE alone.
  */
-#include <fcntl.h>
 #include <grp.h>
-#include <libgen.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
-#include "harness.h"
+#include "cli.h"
 
-struct run {
-	char out[8192];
-	int status;
+/* How to start the program: its environment, as whom, and from where. */
+struct how {
+	char *env[3];
+	int uid;          /* -1: as we are */
+	const char *copy; /* run this copy of the program instead */
 };
 
-/* BUILD/tests/NAME, beside this program. */
-static void sibling(const char *name, char *out, size_t size)
+static void prepare(char **argv, void *arg)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const struct how *h = arg;
 
-	ASSERT_GE(n, 1);
-	self[n] = '\0';
-	snprintf(out, size, "%s/%s", dirname(self), name);
-}
-
-/* Run a program with these arguments and environment, as uid (or -1: as we are). */
-static void run(struct run *r, int uid, char *const argv[], char *const envp[])
-{
-	int p[2];
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
-
-	ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		if (uid >= 0 && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-				 setresuid(uid, uid, uid)))
-			_exit(126);
-		execve(argv[0], argv, envp);
+	clearenv();
+	for (int i = 0; i < 3 && h->env[i]; i++)
+		putenv(h->env[i]);
+	if (h->uid >= 0 && (setgroups(0, NULL) || setresgid(h->uid, h->uid, h->uid) ||
+			    setresuid(h->uid, h->uid, h->uid)))
+		_exit(126);
+	if (h->copy) {
+		execv(h->copy, argv);
 		_exit(127);
 	}
-	close(p[1]);
-	while ((n = read(p[0], r->out + len, sizeof(r->out) - 1 - len)) > 0)
-		len += (size_t)n;
-	r->out[len] = '\0';
-	close(p[0]);
-	ASSERT_EQ(waitpid(pid, &r->status, 0), pid);
 }
+
+static int run(struct cli_out *o, struct how *h, char **argv)
+{
+	return cli_run_pre(o, argv, prepare, h);
+}
+
+#define SKIPPED "ok 1 - stale_pidfd_after_forced_reuse # SKIP needs root: creates a pid namespace\n"
 
 TEST(privileged_test_skips_with_its_reason_for_an_ordinary_user)
 {
-	char src[4200], dir[] = "/tmp/libpidfd-harness.XXXXXX", bin[4200];
-	char cmd[8600];
-	char *argv[] = { bin, NULL }, *envp[] = { "TEST_MODE=native", NULL };
-	struct run r;
+	char dir[] = "/tmp/libpidfd-harness.XXXXXX", copy[64], cmd[8400];
+	struct how h = { { "TEST_MODE=native" }, 65534, copy };
+	static struct cli_out o;
+	int rc;
 
 	REQUIRE_PRIVILEGE("runs a test binary as uid 65534");
 	/* A copy uid 65534 can run, wherever the build lives. */
-	sibling("test-pid-reuse", src, sizeof(src));
 	ASSERT_TRUE(mkdtemp(dir) != NULL);
 	ASSERT_EQ(chmod(dir, 0755), 0);
-	snprintf(bin, sizeof(bin), "%s/test-pid-reuse", dir);
-	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, bin);
+	snprintf(copy, sizeof(copy), "%s/test-pid-reuse", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'",
+		 cli_path("tests/test-pid-reuse"), copy);
 	ASSERT_EQ(system(cmd), 0);
-	run(&r, 65534, argv, envp);
-	unlink(bin);
+	rc = run(&o, &h, (char *[]){ "tests/test-pid-reuse", NULL });
+	unlink(copy);
 	rmdir(dir);
-	if (!strstr(r.out, "ok 1 - stale_pidfd_after_forced_reuse # SKIP needs root: creates a pid namespace\n") ||
-	    !strstr(r.out, ": 0 passed, 0 failed, 1 skipped\n"))
-		FAIL("as uid 65534: %s", r.out);
-	ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
-}
-
-TEST(list_names_every_test_and_runs_none)
-{
-	char bin[4200];
-	char *argv[] = { bin, "-l", NULL }, *envp[] = { NULL };
-	struct run r;
-
-	sibling("test-smoke", bin, sizeof(bin));
-	run(&r, -1, argv, envp);
-	ASSERT_EQ(strcmp(r.out, "open_self_and_getpid\nget_info_self_fd\n"
-				"features_match_mode\n"), 0);
-	ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
-}
-
-TEST(unknown_test_name_is_an_error_that_runs_nothing)
-{
-	char bin[4200];
-	char *argv[] = { bin, "get_info_self_fd", "no_such_test", NULL };
-	char *envp[] = { NULL };
-	struct run r;
-
-	sibling("test-smoke", bin, sizeof(bin));
-	run(&r, -1, argv, envp);
-	ASSERT_TRUE(strstr(r.out, "no test named 'no_such_test'") != NULL);
-	ASSERT_TRUE(strstr(r.out, "ok ") == NULL);
-	ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2);
-}
-
-/* features_match_mode checks the library's mode against the harness's. */
-TEST(mode_comes_from_either_variable_alone)
-{
-	static char *const envs[][2] = {
-		{ "TEST_MODE=emulated", NULL },
-		{ "LIBPIDFD_EMULATE=1", NULL },
-		{ "TEST_MODE=native", "LIBPIDFD_EMULATE=1" },
-	};
-	char bin[4200];
-	char *argv[] = { bin, "features_match_mode", NULL };
-	struct run r;
-
-	sibling("test-smoke", bin, sizeof(bin));
-	for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
-		char *envp[] = { envs[i][0], envs[i][1], NULL };
-
-		run(&r, -1, argv, envp);
-		if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0 ||
-		    !strstr(r.out, "ok 1 - features_match_mode\n"))
-			FAIL("%s %s: %s", envs[i][0], envs[i][1] ? envs[i][1] : "",
-			     r.out);
-	}
-	argv[1] = NULL;
-	{
-		char *envp[] = { "TEST_MODE=bogus", NULL };
-
-		run(&r, -1, argv, envp);
-		ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2);
-	}
+	if (!strstr(o.out, SKIPPED) || !strstr(o.out, ": 0 passed, 0 failed, 1 skipped\n"))
+		FAIL("as uid 65534: %s%s", o.out, o.err);
+	ASSERT_EQ(rc, 0);
 }
 
 /* A package build's test step: privilege declined even by root. */
 TEST(test_unprivileged_skips_even_as_root)
 {
-	char bin[4200];
-	char *argv[] = { bin, NULL };
-	char *envp[] = { "TEST_MODE=native", "TEST_UNPRIVILEGED=1", NULL };
-	struct run r;
+	struct how h = { { "TEST_MODE=native", "TEST_UNPRIVILEGED=1" }, -1, NULL };
+	static struct cli_out o;
+	int rc = run(&o, &h, (char *[]){ "tests/test-pid-reuse", NULL });
 
-	sibling("test-pid-reuse", bin, sizeof(bin));
-	run(&r, -1, argv, envp);
-	if (!strstr(r.out, "# SKIP needs root: creates a pid namespace\n") ||
-	    !strstr(r.out, ": 0 passed, 0 failed, 1 skipped\n"))
-		FAIL("TEST_UNPRIVILEGED=1: %s", r.out);
-	ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+	if (!strstr(o.out, SKIPPED) || !strstr(o.out, ": 0 passed, 0 failed, 1 skipped\n"))
+		FAIL("TEST_UNPRIVILEGED=1: %s%s", o.out, o.err);
+	ASSERT_EQ(rc, 0);
+}
+
+TEST(list_names_every_test_and_runs_none)
+{
+	struct how h = { { NULL }, -1, NULL };
+	static struct cli_out o;
+
+	ASSERT_EQ(run(&o, &h, (char *[]){ "tests/test-smoke", "-l", NULL }), 0);
+	ASSERT_EQ(strcmp(o.out, "open_self_and_getpid\nget_info_self_fd\n"
+				"features_match_mode\n"), 0);
+}
+
+TEST(unknown_test_name_is_an_error_that_runs_nothing)
+{
+	struct how h = { { NULL }, -1, NULL };
+	static struct cli_out o;
+
+	ASSERT_EQ(run(&o, &h, (char *[]){ "tests/test-smoke", "get_info_self_fd",
+					  "no_such_test", NULL }), 2);
+	ASSERT_TRUE(strstr(o.err, "no test named 'no_such_test'") != NULL);
+	ASSERT_EQ(o.out[0], '\0');
+}
+
+/* features_match_mode checks the library's mode against the harness's. */
+TEST(mode_comes_from_either_variable_alone)
+{
+	static struct how hows[] = {
+		{ { "TEST_MODE=emulated" }, -1, NULL },
+		{ { "LIBPIDFD_EMULATE=1" }, -1, NULL },
+		{ { "TEST_MODE=native", "LIBPIDFD_EMULATE=1" }, -1, NULL },
+	};
+	struct how bogus = { { "TEST_MODE=bogus" }, -1, NULL };
+	static struct cli_out o;
+
+	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
+		int rc = run(&o, &hows[i], (char *[]){ "tests/test-smoke",
+						       "features_match_mode", NULL });
+
+		if (rc != 0 || !strstr(o.out, "ok 1 - features_match_mode\n"))
+			FAIL("%s %s: %s", hows[i].env[0],
+			     hows[i].env[1] ? hows[i].env[1] : "", o.out);
+	}
+	ASSERT_EQ(run(&o, &bogus, (char *[]){ "tests/test-smoke", NULL }), 2);
 }
