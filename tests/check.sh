@@ -7,6 +7,7 @@ build=${1:-build}
 here=$(dirname "$0")
 total_p=0
 total_f=0
+total_s=0
 rc=0
 summary=$(mktemp "${TMPDIR:-/tmp}/libpidfd-check.XXXXXX")
 trap 'rm -f "$summary"' EXIT
@@ -14,7 +15,7 @@ trap 'rm -f "$summary"' EXIT
 run_mode() {
 	"$@" | tee "$summary.out"
 	r=$?
-	line=$(grep -E '^# [a-z-]+: [0-9]+ passed, [0-9]+ failed$' "$summary.out" | tail -n 1)
+	line=$(grep -E '^# [a-z-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$summary.out" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "# $*: no result (did not run)"
 		total_f=$((total_f + 1))
@@ -22,9 +23,11 @@ run_mode() {
 		return
 	fi
 	p=$(echo "$line" | sed 's/.*: \([0-9]*\) passed.*/\1/')
-	f=$(echo "$line" | sed 's/.* \([0-9]*\) failed$/\1/')
+	f=$(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')
+	s=$(echo "$line" | sed -n 's/.* \([0-9]*\) skipped$/\1/p')
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
+	total_s=$((total_s + ${s:-0}))
 	echo "$line" >> "$summary"
 }
 
@@ -34,8 +37,10 @@ finish() {
 	echo "# summary:"
 	cat "$summary"
 	[ "$total_f" -eq 0 ] || rc=1
+	skips=
+	[ "$total_s" -eq 0 ] || skips=", $total_s skipped"
 	# Also kept for .ci/run, to say it last after make's own last words.
-	echo "$total_p passed, $total_f failed" | tee "$build/check-summary"
+	echo "$total_p passed, $total_f failed$skips" | tee "$build/check-summary"
 	exit $rc
 }
 

@@ -186,6 +186,7 @@ static inline void reliab_in_pidns(void (*fn)(void), bool fresh_proc)
 	int status;
 	pid_t pid;
 
+	REQUIRE_PRIVILEGE("creates a pid namespace");
 	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -208,8 +209,10 @@ static inline void reliab_in_pidns(void (*fn)(void), bool fresh_proc)
 static inline void reliab_in_private_mounts(void (*fn)(void))
 {
 	int status;
-	pid_t pid = fork();
+	pid_t pid;
 
+	REQUIRE_PRIVILEGE("mounts in a mount namespace of its own");
+	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		if (unshare(CLONE_NEWNS) ||

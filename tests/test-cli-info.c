@@ -58,8 +58,10 @@ TEST(info_table_of_known_child)
 	struct cli_out o;
 	char pidstr[16], row[4096], *f[16];
 	int fd;
-	pid_t pid = util_spawn(distinct_ids, NULL, &fd);
+	pid_t pid;
 
+	REQUIRE_PRIVILEGE("gives a child other credentials");
+	pid = util_spawn(distinct_ids, NULL, &fd);
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--fields",
 		      "PID,PPID,RUID,EUID,SUID,FSUID,RGID,EGID,SGID,FSGID,CGROUP",
@@ -110,8 +112,10 @@ TEST(info_json_of_known_child_and_self)
 	struct cli_out o;
 	char pidstr[16], obj[4096], want[32];
 	int fd;
-	pid_t pid = util_spawn(distinct_ids, NULL, &fd);
+	pid_t pid;
 
+	REQUIRE_PRIVILEGE("gives a child other credentials");
+	pid = util_spawn(distinct_ids, NULL, &fd);
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--json", pidstr, "self"), 0);
 	/* One document, as util-linux writes it, a process a line. */

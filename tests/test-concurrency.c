@@ -231,6 +231,7 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 	pthread_t self = pthread_self(), th;
 	int rounds = strcmp(harness_mode(), "uml") == 0 ? 200 : 3000;
 
+	REQUIRE_PRIVILEGE("gives a child other credentials");
 	H.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &H.fd);
 	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
 	ASSERT_EQ(pthread_create(&th, NULL, pester, &self), 0);
@@ -349,6 +350,7 @@ TEST(calls_right_after_fork_answer_for_the_child)
 	int ns, status;
 	pid_t child;
 
+	REQUIRE_PRIVILEGE("creates a UTS namespace and a cgroup");
 	/* Every cache the library has, warmed in the parent. */
 	for (int em = 0; em < 2; em++) {
 		reliab_set_path(em);
@@ -421,6 +423,7 @@ TEST(thread_with_its_own_file_table_is_answered_from_it)
 	int mine, theirs;
 	pthread_t th;
 
+	REQUIRE_PRIVILEGE("gives children other credentials");
 	o.mine = util_spawn(become, (void *)(uintptr_t)(UID_BASE + 1), &mine);
 	o.theirs = util_spawn(become, (void *)(uintptr_t)(UID_BASE + 2), &theirs);
 	ASSERT_EQ(dup2(theirs, o.number), o.number);
@@ -472,6 +475,7 @@ TEST(calls_after_exec_on_an_inherited_pidfd)
 		after_exec(how);
 		return;
 	}
+	REQUIRE_PRIVILEGE("gives a child other credentials");
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	ASSERT_GE(n, 1);
 	self[n] = '\0';
@@ -600,6 +604,7 @@ TEST_TIMEOUT(threads_fill_and_rewrite_the_caches_at_once, 60)
 	int status;
 	pid_t child;
 
+	REQUIRE_PRIVILEGE("creates cgroups and mounts");
 	ASSERT_TRUE(root[0]); /* the suite mounts cgroup2 where there is none */
 	snprintf(base, sizeof(base), "%s/libpidfd-caches-%d", root, getpid());
 	snprintf(t, sizeof(t), "%s/t", base);

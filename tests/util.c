@@ -109,6 +109,7 @@ void util_as_pidns_init(void (*fn)(void))
 	pid_t init;
 	int status;
 
+	REQUIRE_PRIVILEGE("creates a pid namespace");
 	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
 	init = fork();
 	ASSERT_GE(init, 0);
