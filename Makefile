@@ -2,27 +2,80 @@
 #
 #   make                 library (shared and static), pidfd tool, shim, examples
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, Linux 6.1
-#   make install         honours PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR DESTDIR
+#   make stress          the kernel runs of make check 5 times beside two CPU
+#                        hogs, with generous timeouts: finds ordering races
+#   make install         honours prefix libdir includedir bindir mandir (or
+#                        PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR) and DESTDIR
 #   make install-check   install into a scratch DESTDIR, build an example there
 #                        with pkg-config alone, run it, check the file list
 #
 # O= names the build directory, so that variant builds (sanitizers, clang)
 # live side by side: make O=build/clang CC=clang
 
-VERSION    := 0.1.0
+# Every path below is relative to the source tree: make -f from elsewhere
+# would look for sources in the wrong place, so it says so instead.
+ifneq ($(realpath $(dir $(lastword $(MAKEFILE_LIST)))),$(realpath $(CURDIR)))
+$(error run make in the source tree, make -C $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST)))) (O=DIR puts the build elsewhere): the Makefile's paths are relative to it)
+endif
+
+# The one version: the soname's major, libpidfd.pc, pidfd --version and the
+# header's LIBPIDFD_VERSION_* come from here (README: "Releases").
+VERSION    := 0.2.0
 SOVERSION  := 0
 
-PREFIX     ?= /usr/local
-LIBDIR     ?= $(PREFIX)/lib
-INCLUDEDIR ?= $(PREFIX)/include
-BINDIR     ?= $(PREFIX)/bin
-MANDIR     ?= $(PREFIX)/share/man
-PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# A block of a committed source file that make writes: the file stays
+# complete for -Iinclude from a clean clone, and is rewritten (and all that
+# includes it rebuilt) only when the block differs from what the Makefile
+# says, so that a read-only tree in sync builds, whatever its timestamps.
+#   $(eval $(call generated_block,NAME,FILE,VARIABLE holding a command
+#   that prints the block))
+define generated_block
+ifneq ($$(shell $$($(3)) | scripts/header-block.sh --check $(1) $(2) && echo ok),ok)
+$(2):: FORCE
+	$$($(3)) | scripts/header-block.sh $(1) $$@
+endif
+endef
+VERSION_BLOCK = printf '\#define LIBPIDFD_VERSION_%s %s\n' \
+	MAJOR $(word 1,$(subst ., ,$(VERSION))) \
+	MINOR $(word 2,$(subst ., ,$(VERSION))) \
+	PATCH $(word 3,$(subst ., ,$(VERSION)))
+$(eval $(call generated_block,VERSION,include/libpidfd.h,VERSION_BLOCK))
+.PHONY: FORCE
+
+# Installation directories: GNU's lowercase names, each defaulting to its
+# uppercase alias where that is given (the lowercase wins where both are).
+# Relative to $(prefix) where they are, the .pc says ${prefix}.
+prefix       := $(or $(prefix),$(PREFIX),/usr/local)
+exec_prefix  := $(or $(exec_prefix),$(prefix))
+bindir       := $(or $(bindir),$(BINDIR),$(exec_prefix)/bin)
+libdir       := $(or $(libdir),$(LIBDIR),$(exec_prefix)/lib)
+includedir   := $(or $(includedir),$(INCLUDEDIR),$(prefix)/include)
+datarootdir  := $(or $(datarootdir),$(prefix)/share)
+datadir      := $(or $(datadir),$(datarootdir))
+mandir       := $(or $(mandir),$(MANDIR),$(datarootdir)/man)
+pkgconfigdir := $(or $(pkgconfigdir),$(PKGCONFIGDIR),$(libdir)/pkgconfig)
+# The shim is a preload module, not a library to link against: it has no
+# soname and lives in a directory of its own.
+pkglibdir    := $(or $(pkglibdir),$(libdir)/libpidfd)
+# Where bash-completion looks, under our prefix (its .pc file says where);
+# without that file, the directory it would name.
+BASHCOMP_PC  = $(shell pkg-config --define-variable=prefix=$(prefix) \
+	--define-variable=datadir=$(datadir) \
+	--variable=completionsdir bash-completion 2>/dev/null)
+bashcompdir  := $(or $(bashcompdir),$(BASHCOMPDIR),$(BASHCOMP_PC),$(datadir)/bash-completion/completions)
+PREFIX       := $(prefix)
+LIBDIR       := $(libdir)
+INCLUDEDIR   := $(includedir)
+BINDIR       := $(bindir)
+MANDIR       := $(mandir)
+PKGCONFIGDIR := $(pkgconfigdir)
 
 O          ?= build
 CC         ?= cc
 CFLAGS     ?= -O2 -g
-WARN       := -Wall -Wextra -Werror
+# -Werror only when asked (CI sets WERROR=1): a new compiler's new warning
+# must not break a user's or a distribution's build.
+WARN       := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -DLIBPIDFD_VERSION_STRING=\"$(VERSION)\" $(CPPFLAGS)
 CFLAGS_ALL := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden
@@ -49,7 +102,7 @@ COMPAT_SO  := $(O)/libpidfd-compat.so
 COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
 
-.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml \
+.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
 	bench examples install install-check uninstall clean
 .DEFAULT_GOAL := all
 
@@ -77,8 +130,11 @@ $(LIB_A): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 # The paths are those of this make invocation: install writes its own.
-PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+pc_relative = $(patsubst $(prefix)/%,$${prefix}/%,$(1))
+PC_SED = sed -e 's|@PREFIX@|$(prefix)|' \
+	     -e 's|@LIBDIR@|$(call pc_relative,$(libdir))|' \
+	     -e 's|@INCLUDEDIR@|$(call pc_relative,$(includedir))|' \
+	     -e 's|@VERSION@|$(VERSION)|'
 
 $(O)/libpidfd.pc: libpidfd.pc.in Makefile
 	$(PC_SED) $< > $@
@@ -99,9 +155,10 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
 
 cli: $(CLI)
 
-$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h $(LIB_A)
+# -Isrc: the tool reads /proc through the library's own fuzzed parsers.
+$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h src/internal.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
+	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
 
 examples: $(EXAMPLES)
 
@@ -135,7 +192,7 @@ $(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCHES    := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-$(O)/bench/%: bench/%.c $(LIB_A)
+$(O)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(LIB_A) \
 		-lpthread $(LDFLAGS)
@@ -147,7 +204,7 @@ bench: all $(BENCHES)
 # per parser), always built with clang. make check runs each for a few
 # seconds (tests/fuzz.sh), make fuzz for FUZZ_SECONDS each.
 FUZZ_CC      ?= clang
-FUZZ_PARSERS := fdinfo status cgroup mountinfo int
+FUZZ_PARSERS := fdinfo status cgroup mountinfo int stat cmdline
 FUZZERS      := $(FUZZ_PARSERS:%=$(O)/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 300
 
@@ -162,8 +219,9 @@ fuzzers: $(FUZZERS)
 fuzz: $(FUZZERS)
 	tests/fuzz.sh $(O) $(FUZZ_SECONDS)
 
+# MAKE= in the recipe hands the jobserver to the makes check.sh runs.
 check: all tests fuzzers
-	tests/check.sh $(O)
+	MAKE="$(MAKE)" tests/check.sh $(O)
 
 check-host: all tests
 	tests/run.sh $(O) native
@@ -172,33 +230,62 @@ check-emulated: all tests
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
 
+stress: all tests
+	tests/stress.sh $(O) $(STRESS_ROUNDS)
+
 install: all
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 644 include/libpidfd.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
-	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpidfd.so.$(SOVERSION)
-	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpidfd.so
-	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
-	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
-	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
-	install -m 755 $(COMPAT_SO) $(DESTDIR)$(LIBDIR)/
-	for s in 1 3 7; do \
-		install -d $(DESTDIR)$(MANDIR)/man$$s && \
-		install -m 644 man/*.$$s $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) \
+		$(DESTDIR)$(bindir) $(DESTDIR)$(pkgconfigdir) \
+		$(DESTDIR)$(pkglibdir)
+	install -m 644 include/libpidfd.h $(DESTDIR)$(includedir)/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(libdir)/
+	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(libdir)/libpidfd.so.$(SOVERSION)
+	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(libdir)/libpidfd.so
+	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
+	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(pkgconfigdir)/libpidfd.pc
+	install -m 755 $(CLI) $(DESTDIR)$(bindir)/
+	install -m 755 $(COMPAT_SO) $(DESTDIR)$(pkglibdir)/
+	install -d $(DESTDIR)$(bashcompdir)
+	install -m 644 cli/pidfd.bash-completion $(DESTDIR)$(bashcompdir)/pidfd
+	for p in man/*.[137]; do \
+		d=$(DESTDIR)$(mandir)/man$${p##*.}; \
+		install -d $$d || exit 1; \
+		if [ -L $$p ]; then ln -sf $$(readlink $$p) $$d/$${p##*/}; \
+		else install -m 644 $$p $$d/ || exit 1; fi; \
 	done
+
+# The ABI of the last release, kept in abi/ (README: Releases): make
+# abi-check fails on a change to it without a new soname or version node;
+# make abi-dump records this build's at a release.
+ABI_DUMP := abi/libpidfd.so.$(SOVERSION).abi
+.PHONY: abi-check abi-dump
+
+abi-check: lib
+	scripts/abi-check.sh $(ABI_DUMP) $(O)/libpidfd.so.$(SOVERSION) include
+
+abi-dump: lib
+	@mkdir -p abi
+	abidw --headers-dir include --no-corpus-path --no-comp-dir-path \
+		--short-locs $(LIB_SO) > $(ABI_DUMP)
+
+# The Debian packages (debian/), built from a copy of the tree in
+# $(O)/deb and linted (scripts/make-deb.sh).
+.PHONY: deb
+deb:
+	scripts/make-deb.sh $(O)
 
 install-check: all
 	MAKE="$(MAKE)" tests/install-check.sh $(O)
 
 uninstall:
-	rm -f $(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
-	      $(DESTDIR)$(LIBDIR)/libpidfd.so* $(DESTDIR)$(LIBDIR)/libpidfd.a \
-	      $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc $(DESTDIR)$(BINDIR)/pidfd \
-	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so \
-	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1)) \
-	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man3/%,$(wildcard man/*.3)) \
-	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man7/%,$(wildcard man/*.7))
+	rm -f $(DESTDIR)$(includedir)/libpidfd.h \
+	      $(DESTDIR)$(libdir)/libpidfd.so* $(DESTDIR)$(libdir)/libpidfd.a \
+	      $(DESTDIR)$(pkgconfigdir)/libpidfd.pc $(DESTDIR)$(bindir)/pidfd \
+	      $(DESTDIR)$(pkglibdir)/libpidfd-compat.so $(DESTDIR)$(bashcompdir)/pidfd \
+	      $(patsubst man/%,$(DESTDIR)$(mandir)/man1/%,$(wildcard man/*.1)) \
+	      $(patsubst man/%,$(DESTDIR)$(mandir)/man3/%,$(wildcard man/*.3)) \
+	      $(patsubst man/%,$(DESTDIR)$(mandir)/man7/%,$(wildcard man/*.7))
+	-rmdir $(DESTDIR)$(pkglibdir)
 
 clean:
 	rm -rf $(O)

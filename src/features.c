@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_features(): what the library does on this kernel, per call, from
  * the probe table.
@@ -60,7 +60,7 @@ static int probe_all(void)
 	return 0;
 }
 
-static int features(struct libpidfd_features *out, size_t size)
+static int do_features(struct libpidfd_features *out, size_t size)
 {
 	struct libpidfd_features f;
 	int r;
@@ -82,5 +82,5 @@ LIBPIDFD_API int libpidfd_features(struct libpidfd_features *out, size_t size)
 {
 	int saved = errno;
 
-	return (int)lpfd_return(saved, features(out, size));
+	return (int)lpfd_return(saved, do_features(out, size));
 }

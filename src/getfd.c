@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_getfd(): pidfd_getfd(2), and the sentinels, which no mainline
  * kernel takes here (6.18 answers EBADF): the library's path on every one.
@@ -89,7 +89,7 @@ static int getfd_through_leader(pid_t tgid, int targetfd)
 	return fd;
 }
 
-static int getfd_leader(int targetfd)
+static int getfd_self_process(int targetfd)
 {
 	pid_t tgid = lpfd_sys_getpid(), tid = lpfd_sys_gettid();
 	int fd = getfd_self_thread(targetfd);
@@ -101,7 +101,7 @@ static int getfd_leader(int targetfd)
 	return getfd_through_leader(tgid, targetfd);
 }
 
-static int getfd(int pidfd, int targetfd, unsigned int flags)
+static int do_getfd(int pidfd, int targetfd, unsigned int flags)
 {
 	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
@@ -111,12 +111,12 @@ static int getfd(int pidfd, int targetfd, unsigned int flags)
 		return -EINVAL;
 	if (r.kind == LPFD_ROUTE_SELF_THREAD)
 		return getfd_self_thread(targetfd);
-	return getfd_leader(targetfd);
+	return getfd_self_process(targetfd);
 }
 
 LIBPIDFD_API int libpidfd_getfd(int pidfd, int targetfd, unsigned int flags)
 {
 	int saved = errno;
 
-	return (int)lpfd_return(saved, getfd(pidfd, targetfd, flags));
+	return (int)lpfd_return(saved, do_getfd(pidfd, targetfd, flags));
 }

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * Internal interfaces of libpidfd. Everything here is hidden from the
  * shared library's symbol table (-fvisibility=hidden and the version script)
@@ -187,6 +187,21 @@ int lpfd_parse_mountinfo_line(char *line, size_t len,
 				struct lpfd_mountinfo *out);
 /* Parse a decimal int at *p (optional '-'), advance *p; -EINVAL if none. */
 int lpfd_parse_int(const char **p, const char *end, long long *out);
+/* What pidfd(1) shows of /proc/<pid>/stat; a field is set only if well-formed. */
+struct lpfd_stat {
+	char comm[64];           /* the command name, cut to fit */
+	char state;              /* 'R', 'S', 'Z', ... */
+	unsigned long long start; /* clock ticks after boot */
+	unsigned int have;       /* LPFD_STAT_* */
+};
+#define LPFD_STAT_COMM  (1u << 0)
+#define LPFD_STAT_STATE (1u << 1)
+#define LPFD_STAT_START (1u << 2)
+/* 0 with what was well-formed, or -ENOENT if there is no "(comm)". */
+int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out);
+/* /proc/<pid>/cmdline joined by spaces into out: its length, or -ENOENT. */
+ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
+			     size_t size);
 
 /* Whether fd is on a file system of this magic (PROC_SUPER_MAGIC, ...). */
 bool lpfd_fd_on_fs(int fd, unsigned long magic);

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_process_mrelease(): process_mrelease(2), sentinels on every
  * kernel. Real pidfds go to the kernel as they are, and so do the
@@ -9,7 +9,7 @@
 #include "internal.h"
 #include "syscall.h"
 
-static int process_mrelease(int pidfd, unsigned int flags)
+static int do_process_mrelease(int pidfd, unsigned int flags)
 {
 	struct lpfd_route r = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MRELEASE);
 
@@ -24,5 +24,5 @@ LIBPIDFD_API int libpidfd_process_mrelease(int pidfd, unsigned int flags)
 {
 	int saved = errno;
 
-	return (int)lpfd_return(saved, process_mrelease(pidfd, flags));
+	return (int)lpfd_return(saved, do_process_mrelease(pidfd, flags));
 }

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_send_signal(): pidfd_send_signal(2), sentinels on every kernel.
  *
@@ -137,7 +137,7 @@ static int pgrp_with_info(pid_t id, int sig, siginfo_t *info)
  * replace, so tgkill()'s guard has nothing to guard), kill() for the
  * thread group or the process group. Same si_code, si_pid, si_uid, errors.
  */
-static int signal_self_plain(const struct lpfd_route *t, int sig,
+static int send_signal_self_plain(const struct lpfd_route *t, int sig,
 			     enum scope scope)
 {
 	pid_t id = lpfd_route_self_id(t);
@@ -147,7 +147,7 @@ static int signal_self_plain(const struct lpfd_route *t, int sig,
 	return lpfd_sys_kill(scope == SCOPE_GROUP ? id : -id, sig);
 }
 
-static int signal_self(const struct lpfd_route *t, int sig,
+static int send_signal_self(const struct lpfd_route *t, int sig,
 		       siginfo_t *info, unsigned int flags)
 {
 	enum scope scope = scope_of(t, flags);
@@ -155,7 +155,7 @@ static int signal_self(const struct lpfd_route *t, int sig,
 	int code, r;
 
 	if (!info)
-		return signal_self_plain(t, sig, scope);
+		return send_signal_self_plain(t, sig, scope);
 	tid = lpfd_sys_gettid();
 	tgid = lpfd_sys_getpid();
 	id = t->kind == LPFD_ROUTE_SELF_THREAD ? tid : tgid;
@@ -172,7 +172,7 @@ static int signal_self(const struct lpfd_route *t, int sig,
 	return pgrp_with_info(id, sig, info);
 }
 
-static int send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+static int do_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
 {
 	struct lpfd_route r;
 	int err = check_flags(flags);
@@ -183,7 +183,7 @@ static int send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
 	if (r.kind == LPFD_ROUTE_ERROR)
 		return r.err;
 	if (lpfd_route_is_self(&r))
-		return signal_self(&r, sig, info, flags);
+		return send_signal_self(&r, sig, info, flags);
 	return lpfd_sys_pidfd_send_signal(r.fd, sig, info, flags);
 }
 
@@ -192,5 +192,5 @@ LIBPIDFD_API int libpidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 {
 	int saved = errno;
 
-	return (int)lpfd_return(saved, send_signal(pidfd, sig, info, flags));
+	return (int)lpfd_return(saved, do_send_signal(pidfd, sig, info, flags));
 }

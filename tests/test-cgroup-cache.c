@@ -87,6 +87,7 @@ static void make_dirs(const char *const rel[], int n)
 {
 	const char *mnt = util_cgroup2_mount();
 
+	REQUIRE_PRIVILEGE("creates cgroups");
 	ASSERT_TRUE(mnt[0]);
 	snprintf(g_name, sizeof(g_name), "libpidfd-cc-%d", getpid());
 	for (int i = 0; i < n; i++) {

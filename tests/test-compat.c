@@ -139,6 +139,7 @@ TEST(compat_info_self)
 
 TEST(compat_info_child)
 {
+	REQUIRE_PRIVILEGE("gives a child other credentials");
 	expect_case("info-child", "child:ENOTTY", "ok");
 }
 
@@ -149,6 +150,7 @@ TEST(compat_info_encoding)
 
 TEST(compat_ns_ioctls)
 {
+	REQUIRE_PRIVILEGE("creates a UTS namespace");
 	expect_case("ns", "cgroup:ENOTTY", "ok");
 }
 

@@ -107,6 +107,7 @@ static void *own_uts_thread(void *arg)
 
 TEST(ns_thread_versus_leader)
 {
+	REQUIRE_PRIVILEGE("creates a UTS namespace");
 	util_in_thread(own_uts_thread, NULL);
 }
 
@@ -134,6 +135,7 @@ TEST(ns_child_all_commands)
 	struct stat mine, theirs;
 	char path[64];
 
+	REQUIRE_PRIVILEGE("creates UTS and IPC namespaces");
 	a[1] = util_spawn(enter_new_ns, NULL, &a[0]);
 	snprintf(path, sizeof(path), "/proc/%d/ns/uts", a[1]);
 	ASSERT_EQ(stat(path, &theirs), 0);
@@ -206,8 +208,10 @@ TEST(ns_bad_commands_and_fds)
 TEST(ns_after_fork_names_the_child)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t pid;
 
+	REQUIRE_PRIVILEGE("creates a UTS namespace");
+	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		ASSERT_EQ(unshare(CLONE_NEWUTS), 0);

@@ -158,6 +158,7 @@ TEST_TIMEOUT(status_with_a_huge_groups_line, 60)
 	pid_t pid, child;
 	int fd, status;
 
+	REQUIRE_PRIVILEGE("sets a child's supplementary groups");
 	/* Another process with a huge status file. */
 	pid = util_spawn(set_many_groups, NULL, &fd);
 	for (int em = 0; em < 2; em++) {
@@ -217,6 +218,7 @@ TEST(cgroup_path_longer_than_resolved)
 	pid_t pid;
 	int fd;
 
+	REQUIRE_PRIVILEGE("creates cgroups");
 	ASSERT_TRUE(m[0]);
 	memset(name, 'c', 200);
 	name[200] = '\0';

@@ -11,6 +11,7 @@
  * paths are run in every mode: one reuse at a time, thousands while other
  * threads query, and one in the middle of a call.
  */
+#include <fcntl.h>
 #include <libpidfd.h>
 #include <linux/filter.h>
 #include <linux/futex.h>
@@ -31,19 +32,31 @@
  */
 #define ROUNDS 200
 
-/* fork() with a chosen pid (0: any); the child sets its uid and waits. */
+/*
+ * fork() with a chosen pid (0: any); the child sets its uid, says so
+ * through a pipe and waits. Returns once the uid is set.
+ */
 static pid_t spawn_with_pid(pid_t want, uid_t uid)
 {
-	int pidfd;
-	pid_t pid = util_clone(0, want, &pidfd);
+	int ready[2], pidfd;
+	char c = 0;
+	pid_t pid;
 
+	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
+	pid = util_clone(0, want, &pidfd);
 	if (pid == 0) {
 		syscall(SYS_setresuid, uid, uid, uid);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(98);
 		for (;;)
 			syscall(SYS_pause);
 	}
-	if (pid > 0)
+	close(ready[1]);
+	if (pid > 0) {
+		ASSERT_EQ(read(ready[0], &c, 1), 1);
 		close(pidfd);
+	}
+	close(ready[0]);
 	return pid;
 }
 
@@ -79,11 +92,7 @@ static void reuse_rounds(void)
 			int nfd = libpidfd_open(reused, 0);
 
 			ASSERT_GE(nfd, 0);
-			for (int j = 0; j < 50 && info.ruid != 2000; j++) {
-				ASSERT_EQ(libpidfd_get_info(nfd, &info, sizeof(info)), 0);
-				if (info.ruid != 2000)
-					usleep(1000);
-			}
+			ASSERT_EQ(libpidfd_get_info(nfd, &info, sizeof(info)), 0);
 			ASSERT_EQ(info.ruid, 2000);
 			close(nfd);
 		}

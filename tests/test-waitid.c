@@ -4,7 +4,6 @@
  * nothing: the kernel's answers, at once.
  */
 #include <sys/wait.h>
-#include <time.h>
 
 #include "util.h"
 
@@ -13,10 +12,9 @@ TEST(waitid_self_is_echild_at_once)
 {
 	int cfd;
 	pid_t child = util_spawn(NULL, NULL, &cfd);
-	struct timespec t0, t1;
 	siginfo_t si;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* A wait that blocked would never end: the harness's timeout. */
 	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++) {
 		memset(&si, 0x5a, sizeof(si));
 		ASSERT_ERRNO(libpidfd_waitid(util_self_values[i], &si, WEXITED, NULL),
@@ -31,8 +29,6 @@ TEST(waitid_self_is_echild_at_once)
 		ASSERT_ERRNO(libpidfd_waitid(util_self_values[i], (siginfo_t *)8,
 					     WEXITED, NULL), EFAULT);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ASSERT_TRUE(t1.tv_sec - t0.tv_sec < 5); /* a hang would be the timeout */
 	/* The child is still there to be waited for through its pidfd. */
 	ASSERT_EQ(kill(child, SIGKILL), 0);
 	ASSERT_EQ(libpidfd_waitid(cfd, &si, WEXITED, NULL), 0);

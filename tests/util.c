@@ -79,7 +79,8 @@ void util_wait_exit(int pidfd)
 {
 	struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
-	ASSERT_EQ(poll(&p, 1, 10000), 1);
+	/* No time limit of its own: the harness's timeout, which scales. */
+	ASSERT_EQ(poll(&p, 1, -1), 1);
 }
 
 void util_kill_reap_keep_fd(int pidfd)
@@ -292,6 +293,7 @@ void util_in_pidns(void (*fn)(void), bool fresh_proc)
 	int status;
 	pid_t pid;
 
+	REQUIRE_PRIVILEGE("creates a pid namespace");
 	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -330,6 +332,7 @@ static void private_mounts_then(void *fn)
 
 void util_in_private_mounts(void (*fn)(void))
 {
+	REQUIRE_PRIVILEGE("mounts in a mount namespace of its own");
 	util_in_child(private_mounts_then, &fn);
 }
 

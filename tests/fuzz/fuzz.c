@@ -111,8 +111,44 @@ static void one(const char *buf, size_t len)
 		CHECK(v == 0 || (buf[0] == '-') == (v < 0));
 	}
 }
+#elif defined(FUZZ_stat)
+static void one(const char *buf, size_t len)
+{
+	struct lpfd_stat st;
+	int r = lpfd_parse_stat(buf, len, &st);
+
+	CHECK(r == 0 || r == -ENOENT);
+	CHECK(r == 0 || st.have == 0);
+	CHECK((st.have & ~(LPFD_STAT_COMM | LPFD_STAT_STATE |
+			   LPFD_STAT_START)) == 0);
+	CHECK(memchr(st.comm, '\0', sizeof(st.comm)));
+	/* The name is copied from between the parentheses, never invented. */
+	CHECK(!(st.have & LPFD_STAT_COMM) ||
+	      memmem(buf, len, st.comm, strlen(st.comm)));
+	CHECK(!(st.have & LPFD_STAT_STATE) || st.state > ' ');
+	CHECK((st.have & LPFD_STAT_STATE) || !(st.have & LPFD_STAT_START));
+}
+#elif defined(FUZZ_cmdline)
+/* The output buffer's size comes from the input's first byte. */
+static void one(const char *buf, size_t len)
+{
+	size_t size = len ? (unsigned char)buf[0] : 0;
+	char *out = malloc(size ? size : 1);
+	ssize_t r;
+
+	CHECK(out);
+	r = lpfd_parse_cmdline(buf, len, out, size);
+	CHECK(r == -ENOENT || (r >= 0 && (size_t)r < size));
+	if (r >= 0) {
+		CHECK(out[r] == '\0' && strlen(out) == (size_t)r);
+		CHECK(r > 0 || size == 1);
+		for (ssize_t i = 0; i < r; i++)
+			CHECK(out[i] == buf[i] || (out[i] == ' ' && !buf[i]));
+	}
+	free(out);
+}
 #else
-#error "build with -DFUZZ_fdinfo, _status, _cgroup, _mountinfo or _int"
+#error "build with -DFUZZ_fdinfo, _status, _cgroup, _mountinfo, _int, _stat or _cmdline"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
