@@ -107,7 +107,7 @@ sanitized ubsan-uml "$build/ubsan" "$ubsan" "$here/uml.sh" \
 # seqlock), in both host modes. Like ASan it cannot run under
 # user-mode-linux. Where the kernel randomizes mmap more than clang 14's
 # TSan layout allows, it needs ASLR off: setarch -R, for these runs only.
-tsan_tests="test-concurrency test-cgroup-cache test-get-info test-sentinels-getfd"
+tsan_tests="test-concurrency test-cgroup-cache test-get-info test-getfd"
 norandom=""
 setarch "$(uname -m)" -R true 2>/dev/null && norandom="setarch $(uname -m) -R"
 if ${MAKE:-make} -s O="$build/tsan" CC=clang SANFLAGS=-fsanitize=thread \

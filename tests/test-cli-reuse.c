@@ -17,13 +17,13 @@
 #include <sys/uio.h>
 
 #include "cli.h"
-#include "reliab.h"
+#include "util.h"
 
 struct reuse_ctx {
 	int req[2], ack[2]; /* the tool's listener handed over, and taken */
 	int victim_fd;      /* the pidfd the tool is asked about, by pid */
 	pid_t victim;
-	struct reliab_gen gen; /* the newcomer at the victim's pid */
+	struct util_gen gen; /* the newcomer at the victim's pid */
 	int newcomer_fd;
 	bool reused;
 };
@@ -80,8 +80,8 @@ static void maybe_reuse(const struct seccomp_notif *req)
 	path_of(req, path, sizeof(path));
 	if (ctx.reused || strcmp(path, want) != 0)
 		return;
-	reliab_kill_reap(ctx.victim_fd);
-	ASSERT_EQ(reliab_spawn_gen(&ctx.gen, 2222, ctx.victim, &ctx.newcomer_fd),
+	util_kill_reap_keep_fd(ctx.victim_fd);
+	ASSERT_EQ(util_spawn_gen(&ctx.gen, 2222, ctx.victim, &ctx.newcomer_fd),
 		  ctx.victim);
 	ctx.reused = true;
 }
@@ -167,10 +167,10 @@ static void reuse_under_the_tool(void)
 		FAIL("want %s got %s", want, o.out);
 	/* The newcomer is there, and the tool left it alone. */
 	ASSERT_EQ(syscall(SYS_pidfd_send_signal, ctx.newcomer_fd, 0, NULL, 0), 0);
-	reliab_kill_reap(ctx.newcomer_fd);
+	util_kill_reap_keep_fd(ctx.newcomer_fd);
 }
 
 TEST_TIMEOUT(info_never_shows_a_recycled_pids_proc_data, 60)
 {
-	reliab_in_pidns(reuse_under_the_tool, true);
+	util_in_pidns(reuse_under_the_tool, true);
 }

@@ -52,11 +52,12 @@ TEST(privileged_test_skips_with_its_reason_for_an_ordinary_user)
 	/* A copy uid 65534 can run, wherever the build lives. */
 	ASSERT_TRUE(mkdtemp(dir) != NULL);
 	ASSERT_EQ(chmod(dir, 0755), 0);
-	snprintf(copy, sizeof(copy), "%s/test-pid-reuse", dir);
+	snprintf(copy, sizeof(copy), "%s/test-reuse", dir);
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'",
-		 cli_path("tests/test-pid-reuse"), copy);
+		 cli_path("tests/test-reuse"), copy);
 	ASSERT_EQ(system(cmd), 0);
-	rc = run(&o, &h, (char *[]){ "tests/test-pid-reuse", NULL });
+	rc = run(&o, &h, (char *[]){ "tests/test-reuse",
+				     "stale_pidfd_after_forced_reuse", NULL });
 	unlink(copy);
 	rmdir(dir);
 	if (!strstr(o.out, SKIPPED) || !strstr(o.out, ": 0 passed, 0 failed, 1 skipped\n"))
@@ -69,7 +70,8 @@ TEST(test_unprivileged_skips_even_as_root)
 {
 	struct how h = { { "TEST_MODE=native", "TEST_UNPRIVILEGED=1" }, -1, NULL };
 	static struct cli_out o;
-	int rc = run(&o, &h, (char *[]){ "tests/test-pid-reuse", NULL });
+	int rc = run(&o, &h, (char *[]){ "tests/test-reuse",
+					 "stale_pidfd_after_forced_reuse", NULL });
 
 	if (!strstr(o.out, SKIPPED) || !strstr(o.out, ": 0 passed, 0 failed, 1 skipped\n"))
 		FAIL("TEST_UNPRIVILEGED=1: %s%s", o.out, o.err);
@@ -81,9 +83,11 @@ TEST(list_names_every_test_and_runs_none)
 	struct how h = { { NULL }, -1, NULL };
 	static struct cli_out o;
 
-	ASSERT_EQ(run(&o, &h, (char *[]){ "tests/test-smoke", "-l", NULL }), 0);
-	ASSERT_EQ(strcmp(o.out, "open_self_and_getpid\nget_info_self_fd\n"
-				"features_match_mode\n"), 0);
+	ASSERT_EQ(run(&o, &h, (char *[]){ "tests/test-open", "-l", NULL }), 0);
+	ASSERT_EQ(strcmp(o.out, "open_self_and_getpid\n"
+				"open_live_child_and_zombie\nopen_nonblock\n"
+				"open_thread\nopen_bad_flags\nopen_bad_pid\n"
+				"success_leaves_errno_alone\n"), 0);
 }
 
 TEST(unknown_test_name_is_an_error_that_runs_nothing)
@@ -91,7 +95,7 @@ TEST(unknown_test_name_is_an_error_that_runs_nothing)
 	struct how h = { { NULL }, -1, NULL };
 	static struct cli_out o;
 
-	ASSERT_EQ(run(&o, &h, (char *[]){ "tests/test-smoke", "get_info_self_fd",
+	ASSERT_EQ(run(&o, &h, (char *[]){ "tests/test-open", "open_self_and_getpid",
 					  "no_such_test", NULL }), 2);
 	ASSERT_TRUE(strstr(o.err, "no test named 'no_such_test'") != NULL);
 	ASSERT_EQ(o.out[0], '\0');
@@ -109,12 +113,12 @@ TEST(mode_comes_from_either_variable_alone)
 	static struct cli_out o;
 
 	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
-		int rc = run(&o, &hows[i], (char *[]){ "tests/test-smoke",
+		int rc = run(&o, &hows[i], (char *[]){ "tests/test-features",
 						       "features_match_mode", NULL });
 
 		if (rc != 0 || !strstr(o.out, "ok 1 - features_match_mode\n"))
 			FAIL("%s %s: %s", hows[i].env[0],
 			     hows[i].env[1] ? hows[i].env[1] : "", o.out);
 	}
-	ASSERT_EQ(run(&o, &bogus, (char *[]){ "tests/test-smoke", NULL }), 2);
+	ASSERT_EQ(run(&o, &bogus, (char *[]){ "tests/test-features", NULL }), 2);
 }
