@@ -2,7 +2,8 @@
 # The checks that need no kernel, run once by make check and counted like
 # the tests: every manual page lints clean (mandoc -Tlint, warnings fail),
 # has the sections its kind needs, every public function has its page,
-# and the package installs and builds a user's program (install-check).
+# <libpidfd.h> compiles everywhere it should (tests/header.sh), and the
+# package installs and builds a user's program (install-check).
 #   tests/static.sh BUILD_DIR
 # The last line is "# static: N passed, N failed".
 set -u
@@ -74,6 +75,12 @@ done
 result $extra "no page for a function that is not public"
 grep -q "libpidfd\.7\|libpidfd (7)" "$here/man/pidfd.1"
 result $? "pidfd.1 refers to libpidfd(7)"
+
+# <libpidfd.h> in every language standard, include order and kernel header set.
+out=$("$here/tests/header.sh" 2>&1)
+r=$?
+echo "$out" | sed 's/^/# /'
+result $r "<libpidfd.h>: C99 to C2x, C++11 and C++17, every include order and header set"
 
 # The package: install into a scratch DESTDIR, build and run a user's program.
 out=$(MAKE="${MAKE:-make}" "$here/tests/install-check.sh" "$build" 2>&1)
