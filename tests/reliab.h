@@ -93,25 +93,7 @@ static inline long reliab_raw3(long n, long a, long b, long c)
 	return r;
 }
 
-/*
- * The generation's body. Not instrumented: a killed generation leaves its
- * frame behind on a stack the next one reuses, where ASan's redzone
- * poisoning would be stale.
- */
-__attribute__((no_sanitize("address", "undefined"), noinline, used))
-static int reliab_gen_main(void *arg)
-{
-	struct reliab_gen *g = arg;
-	unsigned int u = g->uid, gid = u + RELIAB_GID_OFF;
-	int ok = reliab_raw3(SYS_setresgid, gid, gid, gid) == 0 &&
-		 reliab_raw3(SYS_setresuid, u, u, u) == 0;
-
-	__atomic_store_n(&g->ready, ok ? 1 : 2, __ATOMIC_RELEASE);
-	reliab_raw3(SYS_futex, (long)&g->ready, FUTEX_WAKE_PRIVATE, 1);
-	for (;;)
-		reliab_raw3(SYS_pause, 0, 0, 0);
-	return 0;
-}
+#define RELIAB_SYS_SLEEP SYS_pause
 
 /* clone3 whose child calls fn(arg) on the stack in args and exits. */
 static inline long reliab_clone3_fn(struct reliab_clone_args *a,
@@ -137,6 +119,79 @@ static inline long reliab_clone3_fn(struct reliab_clone_args *a,
 			   "r"(r12), "r"(r13)
 			 : "rcx", "r11", "memory");
 	return r;
+}
+
+#elif defined(__aarch64__)
+/* The fourth argument register is 0: ppoll's signal mask, NULL. */
+static inline long reliab_raw3(long n, long a, long b, long c)
+{
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = 0;
+
+	__asm__ volatile("svc 0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
+			 : "memory", "cc");
+	return x0;
+}
+
+/* No pause(2) here: ppoll with no descriptors and no timeout sleeps alike. */
+#define RELIAB_SYS_SLEEP SYS_ppoll
+
+/*
+ * clone3 whose child calls fn(arg) on the stack in args and exits. The
+ * child starts with sp at the top of that stack and every other register
+ * as the parent had it; x0 is 0 in the child only.
+ */
+static inline long reliab_clone3_fn(struct reliab_clone_args *a,
+				    int (*fn)(void *), void *arg)
+{
+	register long x8 __asm__("x8") = SYS_clone3;
+	register long x0 __asm__("x0") = (long)a;
+	register long x1 __asm__("x1") = sizeof(*a);
+	register void *x10 __asm__("x10") = (void *)fn;
+	register void *x11 __asm__("x11") = arg;
+
+	__asm__ volatile("svc 0\n\t"
+			 "cbnz x0, 1f\n\t"
+			 "mov x29, xzr\n\t"
+			 "mov x30, xzr\n\t"
+			 "mov x0, x11\n\t"
+			 "blr x10\n\t"
+			 "mov x8, #93\n\t" /* exit */
+			 "svc 0\n\t"
+			 "brk #0\n"
+			 "1:"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x10), "r"(x11)
+			 : "memory", "cc");
+	return x0;
+}
+#else
+#error "tests/reliab.h: reliab_spawn_gen needs a clone3 trampoline for this architecture"
+#endif
+
+/*
+ * The generation's body. Not instrumented: a killed generation leaves its
+ * frame behind on a stack the next one reuses, where ASan's redzone
+ * poisoning would be stale.
+ */
+__attribute__((no_sanitize("address", "undefined"), noinline, used))
+static int reliab_gen_main(void *arg)
+{
+	struct reliab_gen *g = arg;
+	unsigned int u = g->uid, gid = u + RELIAB_GID_OFF;
+	int ok = reliab_raw3(SYS_setresgid, gid, gid, gid) == 0 &&
+		 reliab_raw3(SYS_setresuid, u, u, u) == 0;
+
+	__atomic_store_n(&g->ready, ok ? 1 : 2, __ATOMIC_RELEASE);
+	reliab_raw3(SYS_futex, (long)&g->ready, FUTEX_WAKE_PRIVATE, 1);
+	for (;;)
+		reliab_raw3(RELIAB_SYS_SLEEP, 0, 0, 0);
+	return 0;
 }
 
 /* Start a generation at pid want (0: any) and wait until its ids are set. */
@@ -169,10 +224,6 @@ static inline pid_t reliab_spawn_gen(struct reliab_gen *g, unsigned int uid,
 	}
 	return (pid_t)r;
 }
-#else
-#error "tests/reliab.h: reliab_spawn_gen needs a clone3 trampoline for this architecture"
-#endif
-
 
 /*
  * Run fn in pid 1 of a new pid namespace and fail the test unless it exits

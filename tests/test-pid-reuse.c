@@ -32,7 +32,7 @@ static pid_t spawn_with_pid(pid_t want, uid_t uid)
 	if (pid == 0) {
 		syscall(SYS_setresuid, uid, uid, uid);
 		for (;;)
-			syscall(SYS_pause);
+			pause(); /* aarch64 has no SYS_pause */
 	}
 	return (pid_t)pid;
 }
