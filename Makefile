@@ -103,6 +103,7 @@ COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
 
 .PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
+	static \
 	bench examples install install-check uninstall clean
 .DEFAULT_GOAL := all
 
@@ -222,6 +223,12 @@ fuzz: $(FUZZERS)
 # MAKE= in the recipe hands the jobserver to the makes check.sh runs.
 check: all tests fuzzers
 	MAKE="$(MAKE)" tests/check.sh $(O)
+
+# Everything that links statically (no shared library, shim or compat
+# tests): what tests/qemu.sh cross-builds for another architecture, with
+# CC, AR and LDFLAGS=-static given.
+STATIC_TESTS := $(filter-out $(O)/tests/test-compat,$(TESTS))
+static: $(LIB_A) $(CLI) $(EXAMPLES) $(STATIC_TESTS)
 
 check-host: all tests
 	tests/run.sh $(O) native

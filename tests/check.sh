@@ -15,7 +15,7 @@ trap 'rm -f "$summary"' EXIT
 run_mode() {
 	"$@" | tee "$summary.out"
 	r=$?
-	line=$(grep -E '^# [a-z-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$summary.out" | tail -n 1)
+	line=$(grep -E '^# [a-z0-9.-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$summary.out" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "# $*: no result (did not run)"
 		total_f=$((total_f + 1))
@@ -55,6 +55,10 @@ run_mode "$here/uml.sh" env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1}))
 # Once, needing no kernel: manual pages (lint, sections, one per public
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
+
+# aarch64: the static build under qemu-user, in both modes (tests/qemu.sh
+# names what qemu-user cannot run, and why).
+run_mode "$here/qemu.sh" "$build"
 
 # Hostile input: every /proc parser under libFuzzer for a few seconds (make
 # fuzz runs them for minutes).

@@ -108,8 +108,9 @@ static void set_mode(char **argv)
 	const char *m = harness_mode(), *e = getenv("LIBPIDFD_EMULATE");
 	bool want = strcmp(m, "emulated") == 0, have = e && strcmp(e, "1") == 0;
 
-	if (strcmp(m, "native") != 0 && !want && strcmp(m, "uml") != 0) {
-		fprintf(stderr, "TEST_MODE=%s: not native, emulated or uml\n", m);
+	if (strcmp(m, "native") != 0 && !want && strcmp(m, "uml") != 0 &&
+	    strcmp(m, "qemu") != 0) {
+		fprintf(stderr, "TEST_MODE=%s: not native, emulated, uml or qemu\n", m);
 		exit(2);
 	}
 	setenv("TEST_MODE", m, 1);

@@ -49,7 +49,7 @@ static pid_t spawn_with_pid(pid_t want, uid_t uid)
 		if (write(ready[1], &c, 1) != 1)
 			_exit(98);
 		for (;;)
-			syscall(SYS_pause);
+			pause(); /* aarch64 has no SYS_pause */
 	}
 	close(ready[1]);
 	if (pid > 0) {

@@ -201,26 +201,6 @@ static long raw3(long n, long a, long b, long c)
 	return r;
 }
 
-/*
- * The generation's body. Not instrumented: a killed generation leaves its
- * frame behind on a stack the next one reuses, where ASan's redzone
- * poisoning would be stale.
- */
-__attribute__((no_sanitize("address", "undefined"), noinline, used))
-static int gen_main(void *arg)
-{
-	struct util_gen *g = arg;
-	unsigned int u = g->uid, gid = u + UTIL_GID_OFF;
-	int ok = raw3(SYS_setresgid, gid, gid, gid) == 0 &&
-		 raw3(SYS_setresuid, u, u, u) == 0;
-
-	__atomic_store_n(&g->ready, ok ? 1 : 2, __ATOMIC_RELEASE);
-	raw3(SYS_futex, (long)&g->ready, FUTEX_WAKE_PRIVATE, 1);
-	for (;;)
-		raw3(SYS_pause, 0, 0, 0);
-	return 0;
-}
-
 /* clone3 whose child calls fn(arg) on the stack in args and exits. */
 static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
 {
@@ -244,6 +224,79 @@ static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
 			   "r"(r12), "r"(r13)
 			 : "rcx", "r11", "memory");
 	return r;
+}
+
+#define SYS_SLEEP SYS_pause
+#elif defined(__aarch64__)
+/* The fourth argument register is 0: ppoll's signal mask, NULL. */
+static long raw3(long n, long a, long b, long c)
+{
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = 0;
+
+	__asm__ volatile("svc 0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
+			 : "memory", "cc");
+	return x0;
+}
+
+/*
+ * clone3 whose child calls fn(arg) on the stack in args and exits. The
+ * child starts with sp at the top of that stack and every other register
+ * as the parent had it; x0 is 0 in the child only.
+ */
+static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
+{
+	register long x8 __asm__("x8") = SYS_clone3;
+	register long x0 __asm__("x0") = (long)a;
+	register long x1 __asm__("x1") = sizeof(*a);
+	register void *x10 __asm__("x10") = (void *)fn;
+	register void *x11 __asm__("x11") = arg;
+
+	__asm__ volatile("svc 0\n\t"
+			 "cbnz x0, 1f\n\t"
+			 "mov x29, xzr\n\t"
+			 "mov x30, xzr\n\t"
+			 "mov x0, x11\n\t"
+			 "blr x10\n\t"
+			 "mov x8, #93\n\t" /* exit */
+			 "svc 0\n\t"
+			 "brk #0\n"
+			 "1:"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x10), "r"(x11)
+			 : "memory", "cc");
+	return x0;
+}
+
+/* No pause(2) here: ppoll with no descriptors and no timeout sleeps alike. */
+#define SYS_SLEEP SYS_ppoll
+#else
+#error "tests/util.c: util_spawn_gen needs a clone3 trampoline for this architecture"
+#endif
+
+/*
+ * The generation's body. Not instrumented: a killed generation leaves its
+ * frame behind on a stack the next one reuses, where ASan's redzone
+ * poisoning would be stale.
+ */
+__attribute__((no_sanitize("address", "undefined"), noinline, used))
+static int gen_main(void *arg)
+{
+	struct util_gen *g = arg;
+	unsigned int u = g->uid, gid = u + UTIL_GID_OFF;
+	int ok = raw3(SYS_setresgid, gid, gid, gid) == 0 &&
+		 raw3(SYS_setresuid, u, u, u) == 0;
+
+	__atomic_store_n(&g->ready, ok ? 1 : 2, __ATOMIC_RELEASE);
+	raw3(SYS_futex, (long)&g->ready, FUTEX_WAKE_PRIVATE, 1);
+	for (;;)
+		raw3(SYS_SLEEP, 0, 0, 0);
+	return 0;
 }
 
 pid_t util_spawn_gen(struct util_gen *g, unsigned int uid, pid_t want,
@@ -274,9 +327,6 @@ pid_t util_spawn_gen(struct util_gen *g, unsigned int uid, pid_t want,
 	}
 	return (pid_t)r;
 }
-#else
-#error "tests/util.c: util_spawn_gen needs a clone3 trampoline for this architecture"
-#endif
 
 /* A private mount namespace, and with fresh_proc a /proc of our own. */
 static void private_mounts(bool fresh_proc)
