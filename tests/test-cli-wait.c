@@ -14,11 +14,13 @@
 #include <libpidfd.h>
 
 #include "cli.h"
+#include "internal.h"
 #include "util.h"
 
+/* The exit status of a process reaped by another is the kernel's alone. */
 static bool native(void)
 {
-	return strcmp(harness_mode(), "native") == 0;
+	return util_native(__LPFD_FEAT_INFO_EXIT);
 }
 
 /* How each victim ends; the core one dumps in a directory of its own. */

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -101,6 +102,33 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 bool util_have_native_info(void)
 {
 	return __lpfd_kernel_has_raw(__LPFD_FEAT_GET_INFO) > 0;
+}
+
+bool util_kernel_has(int feat)
+{
+	return __lpfd_kernel_has_raw((enum __lpfd_feature)feat) > 0;
+}
+
+bool util_native(int feat)
+{
+	return __lpfd_kernel_has((enum __lpfd_feature)feat) > 0;
+}
+
+bool util_kernel_has_peerpidfd(void)
+{
+	int sv[2], fd = -1;
+	socklen_t len = sizeof(fd);
+	int r;
+
+	ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	r = getsockopt(sv[0], SOL_SOCKET, 77 /* SO_PEERPIDFD */, &fd, &len);
+	if (r < 0)
+		ASSERT_EQ(errno, ENOPROTOOPT);
+	else
+		close(fd);
+	close(sv[0]);
+	close(sv[1]);
+	return r == 0;
 }
 
 void util_as_pidns_init(void (*fn)(void))

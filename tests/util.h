@@ -27,6 +27,16 @@ struct util_res {
 void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 		   struct util_res *r);
 bool util_have_native_info(void);
+/*
+ * What the running kernel has, from the library's probe table (an enum
+ * __lpfd_feature), whatever LIBPIDFD_EMULATE says: tests expect what the
+ * kernel has, never what a mode name suggests.
+ */
+bool util_kernel_has(int feat);
+/* What the library uses: the kernel's feature, unless emulation is forced. */
+bool util_native(int feat);
+/* SO_PEERPIDFD (Linux 6.5), which the library does not probe. */
+bool util_kernel_has_peerpidfd(void);
 
 /*
  * Run fn as pid 1 of a fresh pid namespace, with a /proc of its own (the
