@@ -40,7 +40,7 @@ CLI        := $(O)/pidfd
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLES   := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
 
-TEST_HARNESS := tests/harness.c tests/util.c
+TEST_HARNESS := tests/harness.c tests/util.c tests/personality.c
 TEST_SRCS  := $(sort $(wildcard tests/test-*.c))
 TESTS      := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 

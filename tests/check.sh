@@ -1,7 +1,9 @@
 #!/bin/sh
-# make check: every test three times, natively on this kernel, with
-# LIBPIDFD_EMULATE=1, and inside Linux 6.1 (user-mode-linux). Any failure,
-# or a run that cannot happen, fails the whole. The last line sums all.
+# make check: every test natively on this kernel, with LIBPIDFD_EMULATE=1,
+# under older kernels' personalities (tests/personality.c), and inside
+# Linux 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh). Every
+# result line names its kernel. Any failure, or a run that cannot happen,
+# fails the whole. The last line sums all.
 set -u
 build=${1:-build}
 here=$(dirname "$0")
@@ -14,7 +16,7 @@ trap 'rm -f "$summary"' EXIT
 run_mode() {
 	"$@" | tee "$summary.out"
 	r=$?
-	line=$(grep -E '^# [a-z-]+: [0-9]+ passed, [0-9]+ failed$' "$summary.out" | tail -n 1)
+	line=$(grep -E '^# [a-z0-9.-]+: [0-9]+ passed, [0-9]+ failed$' "$summary.out" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "# $*: no result (did not run)"
 		total_f=$((total_f + 1))
@@ -28,11 +30,42 @@ run_mode() {
 	echo "$line" >> "$summary"
 }
 
-run_mode "$here/run.sh" "$build" native
-run_mode "$here/run.sh" "$build" emulated
+host=$(uname -r | cut -d. -f1,2)
+run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
+run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
+# Kernels 5.3 to 6.0 and 6.13 to 6.17, as a seccomp filter imitates them
+# on this one (tests/personality.c; README: what a filter cannot imitate).
+for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
+	run_mode env TEST_PERSONALITY="$p" RUN_LABEL="personality-$p" \
+		"$here/run.sh" "$build" native
+done
+
+# The user-mode-linux kernels: Debian 12's (the system's), trixie's and
+# sid's as .ci/fetch-debs cached them. Each is named after its version
+# (sid moves: the label and the tests follow). A kernel missing from the
+# cache is named in the summary; under CI (CI=true) it fails the run.
+umls=
+for suite in ${CHECK_UML_SUITES-bookworm trixie sid}; do
+	if k=$("$here/uml-kernel.sh" "$suite" 2>&1); then
+		set -- $k
+		echo "# kernel uml-$1: $suite's user-mode-linux $2" | tee -a "$summary"
+		umls="$umls $suite:$1:$3"
+		continue
+	fi
+	echo "$k"
+	echo "# kernel missing: $suite's user-mode-linux" \
+		"(.ci/fetch-debs $suite user-mode-linux libc6)" | tee -a "$summary"
+	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
+done
 # Every system call of a user-mode-linux guest is a round trip through the
 # host's ptrace: the guest's tests get three times their time.
-run_mode "$here/uml.sh" env TEST_TIMEOUT_SCALE=3 "$here/run.sh" "$build" uml
+for k in $umls; do
+	suite=${k%%:*} label=${k#*:} bin=${k##*:}
+	label=${label%%:*}
+	run_mode env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=3 \
+		RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
+	"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
+done
 # Once, needing no kernel: manual pages (lint, sections, one per public
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
@@ -76,12 +109,18 @@ export ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Instrumented code runs slower: each test gets three times its time.
 sanitized asan-native "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
-	RUN_LABEL=asan-native "$here/run.sh" "$build/asan" native
+	RUN_LABEL="asan-native-$host" "$here/run.sh" "$build/asan" native
 sanitized asan-emulated "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
-	RUN_LABEL=asan-emulated "$here/run.sh" "$build/asan" emulated
-sanitized ubsan-uml "$build/ubsan" "$ubsan" "$here/uml.sh" \
-	env TEST_TIMEOUT_SCALE=5 RUN_LABEL=ubsan-uml \
-	"$here/run.sh" "$build/ubsan" uml
+	RUN_LABEL="asan-emulated-$host" "$here/run.sh" "$build/asan" emulated
+# UBSan under the oldest and the newest user-mode-linux kernel.
+for k in $umls; do
+	suite=${k%%:*} label=${k#*:} bin=${k##*:}
+	label=${label%%:*}
+	[ "$suite" = trixie ] && continue
+	sanitized "ubsan-uml-$label" "$build/ubsan" "$ubsan" \
+		env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=5 \
+		RUN_LABEL="ubsan-uml-$label" "$here/run.sh" "$build/ubsan" uml
+done
 rm -f "$summary.out"
 echo "# summary:"
 cat "$summary"

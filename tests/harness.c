@@ -132,6 +132,7 @@ int main(int argc, char **argv)
 	int passed = 0, failed = 0, n = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	personality_install();
 	for (int i = 0; i < ntests; i++) {
 		if (only && strcmp(only, tests[i].name) != 0)
 			continue;

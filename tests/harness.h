@@ -76,6 +76,9 @@ void harness_fail(const char *file, int line, const char *fmt, ...)
 			     _r, _e ? strerrorname_np(_e) : "0");             \
 	} while (0)
 
+/* TEST_PERSONALITY=5.10: answer as that kernel would (tests/personality.c). */
+void personality_install(void);
+
 /* Where the tests run: "native", "emulated" or "uml" (from TEST_MODE). */
 const char *harness_mode(void);
 
