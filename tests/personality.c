@@ -20,7 +20,9 @@
  *     remote process may get (COLD, PAGEOUT; WILLNEED 5.19, COLLAPSE 6.1);
  *   pidfd ioctls (type 0xFF): none before 6.11 (ENOTTY); 6.11 and 6.12
  *     have the namespace ones, which refuse any argument (EINVAL), and
- *     no PIDFD_GET_INFO (ENOTTY without an argument);
+ *     no PIDFD_GET_INFO (ENOTTY without an argument); 6.13 to 6.17 take
+ *     PIDFD_GET_INFO of any size, and a struct below 64 bytes is EINVAL
+ *     (6.18 checks the command first: ENOTTY);
  *   SO_PEERPIDFD and SO_PASSPIDFD 6.5: ENOPROTOOPT.
  */
 #include <errno.h>
@@ -55,6 +57,7 @@ struct cond {
 	uint32_t mask;  /* ANDed first (0: none) */
 	uint32_t val;
 	int ne;         /* holds when not equal */
+	int lt;         /* holds when below val */
 };
 
 static struct sock_filter prog[512];
@@ -98,9 +101,13 @@ static void rule(int nr, const struct cond *c, int nc, uint32_t ret)
 			emit((struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K,
 							  c[i].mask));
 		skip = (uint8_t)(end - len - 1);
-		emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-						  c[i].val, c[i].ne ? skip : 0,
-						  c[i].ne ? 0 : skip));
+		if (c[i].lt)
+			emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+							  c[i].val, skip, 0));
+		else
+			emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							  c[i].val, c[i].ne ? skip : 0,
+							  c[i].ne ? 0 : skip));
 	}
 	emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 					  SECCOMP_RET_ERRNO | (ret & SECCOMP_RET_DATA)));
@@ -116,6 +123,7 @@ static void rule(int nr, const struct cond *c, int nc, uint32_t ret)
 #define ARG_HI_EQ(i, v) { .arg = (i), .hi = 1, .val = (uint32_t)(v) }
 #define ARG_AND_EQ(i, m, v) { .arg = (i), .mask = (m), .val = (uint32_t)(v) }
 #define ARG_AND_NE(i, m, v) { .arg = (i), .mask = (m), .val = (uint32_t)(v), .ne = 1 }
+#define ARG_AND_LT(i, m, v) { .arg = (i), .mask = (m), .val = (uint32_t)(v), .lt = 1 }
 
 static const int sentinels[] = { -10000, -10001, -20000 };
 
@@ -162,7 +170,13 @@ static void ioctl_rules(int v)
 		     ARG_HI_EQ(2, 0));
 		RULE(__NR_ioctl, EINVAL, ARG_AND_EQ(0, 0x80000000u, 0),
 		     ARG_AND_EQ(1, 0xffff, 0xff0b));
+		return;
 	}
+	/* Until 6.18 a struct below 64 bytes was pidfd_info()'s EINVAL. */
+	if (v < 618)
+		RULE(__NR_ioctl, EINVAL, ARG_AND_EQ(0, 0x80000000u, 0),
+		     ARG_AND_EQ(1, 0xffff, 0xff0b),
+		     ARG_AND_LT(1, 0x3fff0000u, 64u << 16));
 }
 
 static void build(int v)

@@ -13,6 +13,7 @@
  * Programs that make no pidfd call behave identically either way.
  */
 #include <dlfcn.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 
 #include <libpidfd.h>
@@ -153,10 +154,32 @@ TEST(compat_info_child)
 		    info_ioctl_refused("child:ENOTTY", "child:EINVAL"));
 }
 
+/*
+ * 6.13 to 6.17 judge a struct below 64 bytes in pidfd_info() (EINVAL),
+ * 6.18 by the command (ENOTTY); the probe table does not tell them apart.
+ */
+static bool small_struct_is_einval(void)
+{
+	unsigned char buf[64] = { 0 };
+	int fd = libpidfd_open(getpid(), 0), r;
+
+	ASSERT_GE(fd, 0);
+	r = ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, 11, 32), buf);
+	ASSERT_EQ(r, -1);
+	r = errno;
+	close(fd);
+	ASSERT_TRUE(r == EINVAL || r == ENOTTY);
+	return r == EINVAL;
+}
+
 TEST(compat_info_encoding)
 {
-	expect_case("info-encoding", has(__LPFD_FEAT_GET_INFO) ? "ok" :
-		    info_ioctl_refused("null:ENOTTY", "size32:EINVAL"));
+	if (!has(__LPFD_FEAT_GET_INFO))
+		expect_case("info-encoding",
+			    info_ioctl_refused("null:ENOTTY", "size32:EINVAL"));
+	else
+		expect_case("info-encoding",
+			    small_struct_is_einval() ? "size32:EINVAL" : "ok");
 }
 
 /* 6.11 and 6.12 refuse an argument before they look for the process. */
