@@ -1,7 +1,8 @@
 # libpidfd: one non-recursive Makefile, plain GNU make, no configure step.
 #
 #   make                 library (shared and static), pidfd tool, shim, examples
-#   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, Linux 6.1
+#   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, kernel
+#                        personalities, Linux 6.1, 6.12 and 7.2 (user-mode-linux)
 #   make install         honours PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR DESTDIR
 #   make install-check   install into a scratch DESTDIR, build an example there
 #                        with pkg-config alone, run it, check the file list
