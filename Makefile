@@ -3,6 +3,8 @@
 #   make                 library (shared and static), pidfd tool, shim, examples
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, kernel
 #                        personalities, Linux 6.1, 6.12 and 7.2 (user-mode-linux)
+#   make stress          the kernel runs of make check 5 times beside two CPU
+#                        hogs, with generous timeouts: finds ordering races
 #   make install         honours PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR DESTDIR
 #   make install-check   install into a scratch DESTDIR, build an example there
 #                        with pkg-config alone, run it, check the file list
@@ -19,6 +21,12 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Where bash-completion looks, under our PREFIX; without its .pc file, the
+# directory it would name.
+BASHCOMP_PC = $(shell pkg-config --define-variable=prefix=$(PREFIX) \
+	--define-variable=datadir=$(PREFIX)/share \
+	--variable=completionsdir bash-completion 2>/dev/null)
+BASHCOMPDIR ?= $(or $(BASHCOMP_PC),$(PREFIX)/share/bash-completion/completions)
 
 O          ?= build
 CC         ?= cc
@@ -50,7 +58,7 @@ COMPAT_SO  := $(O)/libpidfd-compat.so
 COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
 
-.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml \
+.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
 	bench examples install install-check uninstall clean
 .DEFAULT_GOAL := all
 
@@ -100,9 +108,10 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
 
 cli: $(CLI)
 
-$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h $(LIB_A)
+# -Isrc: the tool reads /proc through the library's own fuzzed parsers.
+$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h src/internal.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
+	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
 
 examples: $(EXAMPLES)
 
@@ -136,7 +145,7 @@ $(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCHES    := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-$(O)/bench/%: bench/%.c $(LIB_A)
+$(O)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(LIB_A) \
 		-lpthread $(LDFLAGS)
@@ -148,7 +157,7 @@ bench: all $(BENCHES)
 # per parser), always built with clang. make check runs each for a few
 # seconds (tests/fuzz.sh), make fuzz for FUZZ_SECONDS each.
 FUZZ_CC      ?= clang
-FUZZ_PARSERS := fdinfo status cgroup mountinfo int
+FUZZ_PARSERS := fdinfo status cgroup mountinfo int stat cmdline
 FUZZERS      := $(FUZZ_PARSERS:%=$(O)/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 300
 
@@ -173,6 +182,9 @@ check-emulated: all tests
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
 
+stress: all tests
+	tests/stress.sh $(O) $(STRESS_ROUNDS)
+
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
@@ -184,6 +196,8 @@ install: all
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(LIBDIR)/
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 cli/pidfd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/pidfd
 	for s in 1 3 7; do \
 		install -d $(DESTDIR)$(MANDIR)/man$$s && \
 		install -m 644 man/*.$$s $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
@@ -196,7 +210,7 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
 	      $(DESTDIR)$(LIBDIR)/libpidfd.so* $(DESTDIR)$(LIBDIR)/libpidfd.a \
 	      $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc $(DESTDIR)$(BINDIR)/pidfd \
-	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so \
+	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so $(DESTDIR)$(BASHCOMPDIR)/pidfd \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1)) \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man3/%,$(wildcard man/*.3)) \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man7/%,$(wildcard man/*.7))

@@ -16,7 +16,7 @@
  * the count of an empty loop is subtracted.
  *
  * Linked with the static library, so that one process can switch between
- * the native and the emulated path (__lpfd_emulate_override).
+ * the native and the emulated path (lpfd_emulate_override).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -582,7 +582,7 @@ static double now_ns(void)
 static void set_path(const struct row *r)
 {
 	if (r->path != P_NONE)
-		__lpfd_emulate_override(r->path == P_EMULATED);
+		lpfd_emulate_override(r->path == P_EMULATED);
 }
 
 static double run_batch(struct row *r, unsigned n)

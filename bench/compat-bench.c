@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats.h"
+
 #define ROUNDS 31
 #define BATCH 20000
 #define GET_INFO_V0 _IOC(_IOC_READ | _IOC_WRITE, 0xFF, 11, 64)
@@ -136,19 +138,6 @@ static double ask(const struct peer *w, enum op op)
 	    read(w->from, &ns, sizeof(ns)) != sizeof(ns))
 		die("worker");
 	return ns;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
 }
 
 int main(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pidfd.h"
+#include "../src/feature_list.h"
 
 struct kfeature {
 	uint64_t bit;
@@ -18,22 +19,12 @@ struct kfeature {
 	const char *since;
 };
 
+/* The library's own list of kernel features, names and releases. */
 static const struct kfeature kfeatures[] = {
-	{ LIBPIDFD_KERNEL_PIDFD_OPEN, "pidfd_open(2)", "5.3" },
-	{ LIBPIDFD_KERNEL_SEND_SIGNAL, "pidfd_send_signal(2)", "5.1" },
-	{ LIBPIDFD_KERNEL_WAITID_PIDFD, "waitid(P_PIDFD)", "5.4" },
-	{ LIBPIDFD_KERNEL_GETFD, "pidfd_getfd(2)", "5.6" },
-	{ LIBPIDFD_KERNEL_PROCESS_MADVISE, "process_madvise(2)", "5.10" },
-	{ LIBPIDFD_KERNEL_PROCESS_MRELEASE, "process_mrelease(2)", "5.15" },
-	{ LIBPIDFD_KERNEL_PIDFD_THREAD, "PIDFD_THREAD", "6.9" },
-	{ LIBPIDFD_KERNEL_NS_IOCTLS, "PIDFD_GET_*_NAMESPACE", "6.11" },
-	{ LIBPIDFD_KERNEL_GET_INFO, "PIDFD_GET_INFO", "6.13" },
-	{ LIBPIDFD_KERNEL_INFO_EXIT, "PIDFD_INFO_EXIT", "6.15" },
-	{ LIBPIDFD_KERNEL_SELF_SENTINELS, "PIDFD_SELF_* sentinels", "6.15" },
-	{ LIBPIDFD_KERNEL_INFO_COREDUMP, "PIDFD_INFO_COREDUMP", "6.16" },
-	{ LIBPIDFD_KERNEL_SELF_GROUP_10001, "PIDFD_SELF_THREAD_GROUP -10001", "6.17" },
-	{ LIBPIDFD_KERNEL_INFO_SUPPORTED, "PIDFD_INFO_SUPPORTED_MASK", "6.19" },
-	{ LIBPIDFD_KERNEL_INFO_CODE, "PIDFD_INFO_COREDUMP_CODE", "7.1" },
+#define KFEATURE(NAME, name, since, emulable, what) \
+	{ LIBPIDFD_KERNEL_##NAME, what, since },
+	LPFD_FEATURES(KFEATURE)
+#undef KFEATURE
 };
 
 static const struct {
@@ -147,8 +138,50 @@ static void print_table(const struct libpidfd_features *f)
 	       "yes (LIBPIDFD_EMULATE=1)" : "no");
 }
 
+/*
+ * One document: the operations, the kernel features, what get_info
+ * returns here, and whether the emulation is forced.
+ */
+static void print_json_doc(const struct libpidfd_features *f)
+{
+	char reason[160];
+	size_t n = 0;
+
+	json_doc_begin(stdout);
+	json_array_begin(stdout, "operations", true);
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		uint32_t s = support_of(f, &ops[i]);
+
+		why(f, &ops[i], s, reason, sizeof(reason));
+		json_array_item(stdout, i);
+		printf("{\"operation\":\"%s\",\"support\":\"%s\",\"why\":",
+		       ops[i].name, support_name(s));
+		json_string(stdout, reason);
+		putchar('}');
+	}
+	json_array_end(stdout);
+	json_array_begin(stdout, "kernel", false);
+	for (size_t i = 0; i < ARRAY_SIZE(kfeatures); i++) {
+		json_array_item(stdout, i);
+		printf("{\"feature\":");
+		json_string(stdout, kfeatures[i].what);
+		printf(",\"since\":\"%s\",\"present\":%s}", kfeatures[i].since,
+		       f->kernel & kfeatures[i].bit ? "true" : "false");
+	}
+	json_array_end(stdout);
+	json_array_begin(stdout, "info_mask", false);
+	for (size_t i = 0; i < ARRAY_SIZE(info_bits); i++)
+		if (f->info_mask & info_bits[i].bit) {
+			json_array_item(stdout, n++);
+			printf("\"%s\"", info_bits[i].name);
+		}
+	json_array_end(stdout);
+	printf(",\n   \"emulate_forced\": %s", f->emulate_forced ? "true" : "false");
+	json_doc_end(stdout);
+}
+
 /* One object per operation, then one for the kernel, one line each. */
-static void print_json(const struct libpidfd_features *f)
+static void print_json_lines(const struct libpidfd_features *f)
 {
 	char reason[160];
 
@@ -174,18 +207,18 @@ static void print_json(const struct libpidfd_features *f)
 int cmd_features(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "json-lines", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct libpidfd_features f;
-	bool json = false;
-	int c;
+	int c, json = 0;
 
-	while ((c = getopt_long(argc, argv, "jhV", opts, NULL)) != -1) {
-		if (c == 'j')
-			json = true;
+	while ((c = getopt_long(argc, argv, "JjhV", opts, NULL)) != -1) {
+		if (c == 'J' || c == 'j')
+			json = c;
 		else
 			common_option(c);
 	}
@@ -198,8 +231,10 @@ int cmd_features(int argc, char **argv)
 			strerror(err));
 		return exit_status_of(err);
 	}
-	if (json)
-		print_json(&f);
+	if (json == 'J')
+		print_json_doc(&f);
+	else if (json)
+		print_json_lines(&f);
 	else
 		print_table(&f);
 	return EXIT_SUCCESS;

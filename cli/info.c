@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pidfd info: everything libpidfd_get_info() knows of each process, with
- * the names a person reads (users, groups, the cgroup path, how it ended).
- * A column table for people, one JSON object per line for scripts.
+ * the names a person reads (users, groups, the cgroup path, how it ended)
+ * and what ps shows from /proc (command, arguments, state, start), each
+ * confirmed through the pidfd. A table for people, one JSON document (or
+ * one object a line) for scripts.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -14,17 +17,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "pidfd.h"
 
-#define INFO_REQUEST (PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | \
-		      PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK)
+#define INFO_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP | \
+		      PIDFD_INFO_SUPPORTED_MASK)
 
 struct proc {
 	struct pidfd_info info;
-	char cgroup[4096]; /* "" where it does not resolve */
+	/* From /proc, each shown only if confirmed (and its bit set). */
+	bool confirmed;
+	struct lpfd_stat stat;
+	bool have_args, have_cgroup;
+	char args[4096];
+	char cgroup[LPFD_PATH_MAX];
 };
+
+/* What a field needs beyond the basic request. */
+#define NEED_CGROUPID (1u << 0) /* PIDFD_INFO_CGROUPID */
+#define NEED_STAT     (1u << 1) /* /proc/<pid>/stat */
+#define NEED_ARGS     (1u << 2) /* /proc/<pid>/cmdline */
+#define NEED_CGROUP   (1u << 3) /* /proc/<pid>/cgroup */
 
 enum ftype { F_NUM, F_STR };
 
@@ -34,6 +50,7 @@ struct field {
 	enum ftype type;
 	const char *help;
 	bool (*get)(const struct proc *p, char *buf, size_t size);
+	unsigned int need; /* NEED_* */
 };
 
 static bool has(const struct proc *p, uint64_t bit)
@@ -48,26 +65,57 @@ static bool put_u(char *buf, size_t size, bool known, uint64_t v)
 	return known;
 }
 
+/*
+ * A name for an id, remembered: every process of a --all table asks again
+ * for root's, and each NSS lookup may read a file.
+ */
+struct name_cache {
+	uint32_t id[16];
+	char name[16][64];
+	bool known[16];
+	size_t n, next;
+};
+
+static bool cached_name(struct name_cache *c, uint32_t id, bool user,
+			char *buf, size_t size)
+{
+	char tmp[4096];
+	size_t i;
+
+	for (i = 0; i < c->n && c->id[i] != id; i++)
+		;
+	if (i == c->n) {
+		struct passwd pw, *pr = NULL;
+		struct group gr, *gres = NULL;
+		const char *name = NULL;
+
+		if (user && getpwuid_r(id, &pw, tmp, sizeof(tmp), &pr) == 0 && pr)
+			name = pr->pw_name;
+		if (!user && getgrgid_r(id, &gr, tmp, sizeof(tmp), &gres) == 0 && gres)
+			name = gres->gr_name;
+		i = c->n < 16 ? c->n++ : c->next++ % 16;
+		c->id[i] = id;
+		c->known[i] = name && strlen(name) < sizeof(c->name[i]);
+		if (c->known[i])
+			strcpy(c->name[i], name);
+	}
+	if (c->known[i])
+		snprintf(buf, size, "%s", c->name[i]);
+	return c->known[i];
+}
+
 static bool user_name(uint32_t uid, char *buf, size_t size)
 {
-	struct passwd pw, *res = NULL;
-	char tmp[4096];
+	static struct name_cache users;
 
-	if (getpwuid_r(uid, &pw, tmp, sizeof(tmp), &res) != 0 || !res)
-		return false;
-	snprintf(buf, size, "%s", res->pw_name);
-	return true;
+	return cached_name(&users, uid, true, buf, size);
 }
 
 static bool group_name(uint32_t gid, char *buf, size_t size)
 {
-	struct group gr, *res = NULL;
-	char tmp[4096];
+	static struct name_cache groups;
 
-	if (getgrgid_r(gid, &gr, tmp, sizeof(tmp), &res) != 0 || !res)
-		return false;
-	snprintf(buf, size, "%s", res->gr_name);
-	return true;
+	return cached_name(&groups, gid, false, buf, size);
 }
 
 #define ID_FIELDS(N, f, bit)                                                  \
@@ -104,10 +152,9 @@ NAME_FIELD(fsgroup, fsgid, group_name)
 
 static bool get_cgroup(const struct proc *p, char *b, size_t n)
 {
-	if (!p->cgroup[0])
-		return false;
-	snprintf(b, n, "%s", p->cgroup);
-	return true;
+	if (p->confirmed && p->have_cgroup)
+		snprintf(b, n, "%s", p->cgroup);
+	return p->confirmed && p->have_cgroup;
 }
 
 static bool get_exit(const struct proc *p, char *b, size_t n)
@@ -161,35 +208,119 @@ static bool get_coredumpsig(const struct proc *p, char *b, size_t n)
 	return true;
 }
 
-static const struct field fields[] = {
-	{ "PID", F_NUM, "process ID, in this PID namespace", get_pid },
-	{ "TGID", F_NUM, "thread-group ID", get_tgid },
-	{ "PPID", F_NUM, "parent process ID", get_ppid },
-	{ "RUID", F_NUM, "real user ID", get_ruid },
-	{ "RUSER", F_STR, "real user name", get_ruser },
-	{ "EUID", F_NUM, "effective user ID", get_euid },
-	{ "EUSER", F_STR, "effective user name", get_euser },
-	{ "SUID", F_NUM, "saved user ID", get_suid },
-	{ "SUSER", F_STR, "saved user name", get_suser },
-	{ "FSUID", F_NUM, "file-system user ID", get_fsuid },
-	{ "FSUSER", F_STR, "file-system user name", get_fsuser },
-	{ "RGID", F_NUM, "real group ID", get_rgid },
-	{ "RGROUP", F_STR, "real group name", get_rgroup },
-	{ "EGID", F_NUM, "effective group ID", get_egid },
-	{ "EGROUP", F_STR, "effective group name", get_egroup },
-	{ "SGID", F_NUM, "saved group ID", get_sgid },
-	{ "SGROUP", F_STR, "saved group name", get_sgroup },
-	{ "FSGID", F_NUM, "file-system group ID", get_fsgid },
-	{ "FSGROUP", F_STR, "file-system group name", get_fsgroup },
-	{ "CGROUPID", F_NUM, "cgroup2 ID", get_cgroupid },
-	{ "CGROUP", F_STR, "cgroup2 path", get_cgroup },
-	{ "EXIT", F_STR, "how it ended, once reaped", get_exit },
-	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode },
-	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump },
-	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig },
-};
+static bool stat_has(const struct proc *p, unsigned int bit)
+{
+	return p->confirmed && (p->stat.have & bit);
+}
 
-#define DEFAULT_FIELDS "PID,PPID,RUID,EUID,EUSER,EGID,EGROUP,CGROUP,EXIT"
+static bool get_comm(const struct proc *p, char *b, size_t n)
+{
+	if (stat_has(p, LPFD_STAT_COMM))
+		snprintf(b, n, "%s", p->stat.comm);
+	return stat_has(p, LPFD_STAT_COMM);
+}
+
+/* As ps: the command name in brackets where there are no arguments. */
+static bool get_args(const struct proc *p, char *b, size_t n)
+{
+	if (p->confirmed && p->have_args)
+		snprintf(b, n, "%s", p->args);
+	else if (stat_has(p, LPFD_STAT_COMM))
+		snprintf(b, n, "[%s]", p->stat.comm);
+	else
+		return false;
+	return true;
+}
+
+static bool get_state(const struct proc *p, char *b, size_t n)
+{
+	if (stat_has(p, LPFD_STAT_STATE))
+		snprintf(b, n, "%c", p->stat.state);
+	return stat_has(p, LPFD_STAT_STATE);
+}
+
+/* ISO 8601 in JSON, ps's STIME in tables. */
+static bool iso_times;
+
+/* The wall-clock time of a boot-time offset in clock ticks. */
+static time_t time_of_ticks(unsigned long long ticks)
+{
+	static time_t boot = -1;
+	static long hz;
+
+	if (boot == -1) {
+		struct timespec real, since_boot;
+
+		clock_gettime(CLOCK_REALTIME, &real);
+		clock_gettime(CLOCK_BOOTTIME, &since_boot);
+		boot = real.tv_sec - since_boot.tv_sec;
+		hz = sysconf(_SC_CLK_TCK);
+		if (hz <= 0)
+			hz = 100;
+	}
+	return boot + (time_t)(ticks / (unsigned long long)hz);
+}
+
+static bool get_start(const struct proc *p, char *b, size_t n)
+{
+	time_t t, now = time(NULL);
+	struct tm tm, today;
+	char zone[8];
+
+	if (!stat_has(p, LPFD_STAT_START))
+		return false;
+	t = time_of_ticks(p->stat.start);
+	localtime_r(&t, &tm);
+	localtime_r(&now, &today);
+	if (iso_times) {
+		/* +hhmm as +hh:mm, as ISO 8601 has it beside a full time. */
+		strftime(zone, sizeof(zone), "%z", &tm);
+		strftime(b, n, "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(b + strlen(b), n - strlen(b), "%.3s:%s", zone, zone + 3);
+	} else if (now - t < 24 * 3600) {
+		strftime(b, n, "%H:%M", &tm);
+	} else {
+		strftime(b, n, tm.tm_year == today.tm_year ? "%b%d" : "%Y", &tm);
+	}
+	return true;
+}
+
+#define CG NEED_CGROUPID
+static const struct field fields[] = {
+	{ "PID", F_NUM, "process ID, in this PID namespace", get_pid, 0 },
+	{ "TGID", F_NUM, "thread-group ID", get_tgid, 0 },
+	{ "PPID", F_NUM, "parent process ID", get_ppid, 0 },
+	{ "RUID", F_NUM, "real user ID", get_ruid, 0 },
+	{ "RUSER", F_STR, "real user name", get_ruser, 0 },
+	{ "EUID", F_NUM, "effective user ID", get_euid, 0 },
+	{ "EUSER", F_STR, "effective user name", get_euser, 0 },
+	{ "SUID", F_NUM, "saved user ID", get_suid, 0 },
+	{ "SUSER", F_STR, "saved user name", get_suser, 0 },
+	{ "FSUID", F_NUM, "file-system user ID", get_fsuid, 0 },
+	{ "FSUSER", F_STR, "file-system user name", get_fsuser, 0 },
+	{ "RGID", F_NUM, "real group ID", get_rgid, 0 },
+	{ "RGROUP", F_STR, "real group name", get_rgroup, 0 },
+	{ "EGID", F_NUM, "effective group ID", get_egid, 0 },
+	{ "EGROUP", F_STR, "effective group name", get_egroup, 0 },
+	{ "SGID", F_NUM, "saved group ID", get_sgid, 0 },
+	{ "SGROUP", F_STR, "saved group name", get_sgroup, 0 },
+	{ "FSGID", F_NUM, "file-system group ID", get_fsgid, 0 },
+	{ "FSGROUP", F_STR, "file-system group name", get_fsgroup, 0 },
+	{ "CGROUPID", F_NUM, "cgroup2 ID", get_cgroupid, CG },
+	{ "CGROUP", F_STR, "cgroup2 path", get_cgroup, CG | NEED_CGROUP },
+	{ "COMM", F_STR, "command name", get_comm, NEED_STAT },
+	{ "ARGS", F_STR, "command line ([COMM] if none)", get_args,
+	  NEED_STAT | NEED_ARGS },
+	{ "STATE", F_STR, "state: R, S, D, Z, T, ...", get_state, NEED_STAT },
+	{ "START", F_STR, "start time", get_start, NEED_STAT },
+	{ "EXIT", F_STR, "how it ended, once reaped", get_exit, 0 },
+	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
+	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump, 0 },
+	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig, 0 },
+};
+#undef CG
+
+#define DEFAULT_FIELDS "PID,PPID,RUID,EUID,EUSER,EGID,EGROUP,CGROUP,EXIT,COMM"
 
 void info_list_fields(FILE *f)
 {
@@ -201,6 +332,7 @@ void info_list_fields(FILE *f)
 struct columns {
 	size_t idx[ARRAY_SIZE(fields) * 4];
 	size_t n;
+	unsigned int need; /* NEED_* of them all */
 };
 
 static void columns_add(struct columns *c, const char *list)
@@ -232,7 +364,7 @@ static void columns_add(struct columns *c, const char *list)
 		usage_error("no fields in '%s'", list);
 }
 
-/* --fields LIST, '+LIST' to add to the default; JSON shows all by default. */
+/* --output LIST, '+LIST' to add to the default; JSON shows all by default. */
 static void columns_parse(struct columns *c, const char *list, bool json)
 {
 	c->n = 0;
@@ -240,105 +372,69 @@ static void columns_parse(struct columns *c, const char *list, bool json)
 		columns_add(c, json ? "all" : DEFAULT_FIELDS);
 	if (list)
 		columns_add(c, list[0] == '+' ? list + 1 : list);
+	c->need = 0;
+	for (size_t i = 0; i < c->n; i++)
+		c->need |= fields[c->idx[i]].need;
 }
 
 /* ------------------------------------------------------------------------
- * The cgroup path: the "0::" line of /proc/<pid>/cgroup, shown only if the
- * directory it names through the cgroup2 mount has the very id the pidfd
- * gave, so that a recycled pid or a moved process never shows a wrong one.
+ * One process.
  */
-static bool cgroup2_line(pid_t pid, char *rel, size_t size)
+
+/*
+ * What /proc adds, read by the pid that the pidfd gave, and kept only if
+ * the pidfd still names an unreaped process afterwards: then that pid was
+ * its own all along, never a recycled one.
+ */
+static void read_proc(const struct target *t, unsigned int need,
+		      struct proc *p)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0;
-	bool found = false;
-	FILE *f;
+	pid_t pid = has(p, PIDFD_INFO_PID) ? (pid_t)p->info.pid : 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "0::/", 4) == 0 && strlen(line + 3) < size) {
-			strcpy(rel, line + 3);
-			found = true;
-		}
-	}
-	free(line);
-	fclose(f);
-	return found;
-}
-
-/* Where the cgroup2 hierarchy is mounted, and which cgroup is its root. */
-static bool cgroup2_mount(char *mnt, char *root, size_t size)
-{
-	char *line = NULL, *f[5], *save, *p;
-	size_t cap = 0;
-	bool found = false;
-	FILE *m = fopen("/proc/self/mountinfo", "re");
-
-	if (!m)
-		return false;
-	while (!found && getline(&line, &cap, m) > 0) {
-		p = strstr(line, " - cgroup2 ");
-		if (!p)
-			continue;
-		*p = '\0';
-		f[0] = strtok_r(line, " ", &save);
-		for (int i = 1; i < 5 && f[i - 1]; i++)
-			f[i] = strtok_r(NULL, " ", &save);
-		if (f[0] && f[4] && strlen(f[3]) < size && strlen(f[4]) < size) {
-			strcpy(root, f[3]);
-			strcpy(mnt, f[4]);
-			found = true;
-		}
-	}
-	free(line);
-	fclose(m);
-	return found;
-}
-
-/* The cgroup2 id of a directory: its file handle, 8 bytes. */
-static bool cgroup_id_of(const char *dir, uint64_t *id)
-{
-	struct {
-		struct file_handle fh;
-		unsigned char bytes[64];
-	} h = { .fh.handle_bytes = sizeof(h.bytes) };
-	int mnt_id;
-
-	if (name_to_handle_at(AT_FDCWD, dir, &h.fh, &mnt_id, 0) < 0 ||
-	    h.fh.handle_bytes != sizeof(*id))
-		return false;
-	memcpy(id, h.fh.f_handle, sizeof(*id));
-	return true;
-}
-
-static void resolve_cgroup(pid_t pid, struct proc *p)
-{
-	char rel[2048], mnt[1024], root[1024], dir[4096];
-	size_t rlen;
-	uint64_t id;
-
-	if (!has(p, PIDFD_INFO_CGROUPID) || pid <= 0 ||
-	    !cgroup2_line(pid, rel, sizeof(rel)) ||
-	    !cgroup2_mount(mnt, root, sizeof(mnt)))
+	if (pid <= 0 || !(need & (NEED_STAT | NEED_ARGS | NEED_CGROUP)) ||
+	    !procfs_ours())
 		return;
-	rlen = strcmp(root, "/") == 0 ? 0 : strlen(root);
-	if (strncmp(rel, root, rlen) != 0 || (rel[rlen] && rel[rlen] != '/'))
-		return; /* outside what is mounted here */
-	snprintf(dir, sizeof(dir), "%s%s", mnt, rel + rlen);
-	if (cgroup_id_of(dir, &id) && id == p->info.cgroupid)
-		snprintf(p->cgroup, sizeof(p->cgroup), "%s", rel);
+	if ((need & NEED_STAT) && !procfs_stat(pid, &p->stat))
+		p->stat.have = 0;
+	p->have_args = (need & NEED_ARGS) &&
+		       procfs_args(pid, p->args, sizeof(p->args));
+	p->have_cgroup = (need & NEED_CGROUP) && has(p, PIDFD_INFO_CGROUPID) &&
+			 procfs_cgroup(pid, p->info.cgroupid, p->cgroup,
+				       sizeof(p->cgroup));
+	p->confirmed = t->self || lpfd_pidfd_unreaped(t->fd) == 1;
+}
+
+/* 0, or -errno from libpidfd_get_info(). */
+static int query(const struct target *t, unsigned int need, struct proc *p)
+{
+	memset(p, 0, offsetof(struct proc, args));
+	p->info.mask = INFO_REQUEST |
+		       (need & NEED_CGROUPID ? PIDFD_INFO_CGROUPID : 0);
+	if (libpidfd_get_info(t->fd, &p->info, sizeof(p->info)) < 0)
+		return -errno;
+	read_proc(t, need, p);
+	return 0;
 }
 
 /* ------------------------------------------------------------------------
- * Output.
+ * Output: a table at the end, or JSON as each process is known.
  */
+enum format { TABLE, JSON_DOC, JSON_LINES };
+
+struct info_ctx {
+	struct columns cols;
+	enum format format;
+	bool headings, raw;
+	bool by_user;
+	uid_t user;
+	struct table table;
+	size_t shown;
+	int rc;
+};
+
 static void print_json(const struct columns *c, const struct proc *p)
 {
-	char v[4096];
+	char v[8192];
 
 	putchar('{');
 	for (size_t i = 0; i < c->n; i++) {
@@ -356,112 +452,180 @@ static void print_json(const struct columns *c, const struct proc *p)
 		else
 			json_string(stdout, v);
 	}
-	puts("}");
+	putchar('}');
 }
 
-/* Numbers right-aligned, text left-aligned, unknown values as "-". */
-static void print_table(const struct columns *c, const struct proc *procs,
-			size_t nprocs)
+static void show(struct info_ctx *x, const struct proc *p)
 {
-	size_t width[ARRAY_SIZE(((struct columns *)0)->idx)];
-	char v[4096];
+	char v[8192], **row;
 
-	for (size_t i = 0; i < c->n; i++) {
-		width[i] = strlen(fields[c->idx[i]].name);
-		for (size_t r = 0; r < nprocs; r++) {
-			size_t l = fields[c->idx[i]].get(&procs[r], v, sizeof(v)) ?
-				strlen(v) : 1;
-			width[i] = l > width[i] ? l : width[i];
-		}
+	if (x->format == JSON_DOC)
+		json_array_item(stdout, x->shown);
+	if (x->format != TABLE) {
+		print_json(&x->cols, p);
+		if (x->format == JSON_LINES)
+			putchar('\n');
+		x->shown++;
+		return;
 	}
-	for (size_t r = 0; r <= nprocs; r++) {
-		for (size_t i = 0; i < c->n; i++) {
-			const struct field *f = &fields[c->idx[i]];
-			bool last = i + 1 == c->n;
-			const char *s = f->name;
-
-			if (r && !f->get(&procs[r - 1], v, sizeof(v)))
-				strcpy(v, "-");
-			if (r)
-				s = v;
-			if (f->type == F_NUM)
-				printf("%*s", (int)width[i], s);
-			else
-				printf("%-*s", last ? 0 : (int)width[i], s);
-			fputs(last ? "\n" : " ", stdout);
-		}
-	}
+	row = calloc(x->cols.n, sizeof(*row));
+	if (!row)
+		abort();
+	for (size_t i = 0; i < x->cols.n; i++)
+		if (fields[x->cols.idx[i]].get(p, v, sizeof(v)) &&
+		    !(row[i] = strdup(v)))
+			abort();
+	table_add_row(&x->table, row);
+	x->shown++;
 }
 
-/* One process: 0, or an exit status after saying why not. */
-static int query(const char *arg, struct proc *p)
+static void fail(struct info_ctx *x, int err)
 {
+	if (x->rc == EXIT_SUCCESS || exit_status_of(err) == EXIT_FAILURE)
+		x->rc = exit_status_of(err);
+}
+
+/*
+ * One process named on the command line, or (quiet) found in /proc, for
+ * which a process that is gone, or hidden, is no error.
+ */
+static void one(struct info_ctx *x, const char *arg, bool quiet)
+{
+	static struct proc p;
 	struct target t;
-	int err;
+	int r;
 
-	memset(p, 0, sizeof(*p));
 	if (target_open(arg, &t) < 0) {
-		err = errno;
-		warn_target("cannot open", arg, err);
-		return exit_status_of(err);
+		if (!quiet || (errno != ESRCH && errno != EACCES)) {
+			warn_open(arg, errno);
+			fail(x, errno);
+		}
+		return;
 	}
-	p->info.mask = INFO_REQUEST;
-	if (libpidfd_get_info(t.fd, &p->info, sizeof(p->info)) < 0) {
-		err = errno;
-		warn_target("cannot get information on", arg, err);
-		target_close(&t);
-		return exit_status_of(err);
-	}
-	resolve_cgroup(has(p, PIDFD_INFO_PID) ? (pid_t)p->info.pid : 0, p);
+	r = query(&t, x->cols.need, &p);
 	target_close(&t);
-	return EXIT_SUCCESS;
+	if (r < 0 && (!quiet || (r != -ESRCH && r != -EACCES))) {
+		warn_target("cannot get information on", arg, -r);
+		fail(x, -r);
+	}
+	if (r < 0 || (x->by_user && (!has(&p, PIDFD_INFO_CREDS) ||
+				     p.info.euid != x->user)))
+		return;
+	show(x, &p);
 }
 
-int cmd_info(int argc, char **argv)
+/* Every process that /proc shows, each through a pidfd of its own. */
+static void all(struct info_ctx *x)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "fields", required_argument, NULL, 'o' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *list = NULL;
-	struct columns cols;
-	struct proc *procs;
-	size_t n = 0;
-	bool json = false;
-	int c, rc = EXIT_SUCCESS;
+	struct dirent *d;
+	DIR *dir;
 
-	while ((c = getopt_long(argc, argv, "jo:hV", opts, NULL)) != -1) {
-		if (c == 'j')
-			json = true;
-		else if (c == 'o')
+	/* A /proc of another pid namespace would list its pids, not ours. */
+	if (!procfs_ours() || !(dir = opendir("/proc"))) {
+		fprintf(stderr, "pidfd: info: cannot list processes: %s\n",
+			proc_trouble() ?: strerror(errno ? errno : ENOSYS));
+		x->rc = EXIT_FAILURE;
+		return;
+	}
+	while ((d = readdir(dir)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
+			one(x, d->d_name, true);
+	closedir(dir);
+}
+
+static uid_t parse_user(const char *s)
+{
+	struct passwd pw, *res = NULL;
+	char tmp[4096], *end;
+	unsigned long v;
+
+	if (getpwnam_r(s, &pw, tmp, sizeof(tmp), &res) == 0 && res)
+		return res->pw_uid;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end || errno || v >= UINT32_MAX)
+		usage_error("info: unknown user '%s'", s);
+	return (uid_t)v;
+}
+
+static const char *const short_opts = "Jjnrau:o:hV";
+static const struct option long_opts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "json-lines", no_argument, NULL, 'j' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "fields", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static bool parse_options(int argc, char **argv, struct info_ctx *x)
+{
+	const char *list = NULL;
+	bool every = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		if (c == 'J' || c == 'j')
+			x->format = c == 'J' ? JSON_DOC : JSON_LINES;
+		else if (c == 'n')
+			x->headings = false;
+		else if (c == 'r')
+			x->raw = true;
+		else if (c == 'a')
+			every = true;
+		else if (c == 'u') {
+			x->by_user = true;
+			x->user = parse_user(optarg);
+		} else if (c == 'o')
 			list = optarg;
 		else
 			common_option(c);
 	}
-	if (optind >= argc)
+	if (every && optind < argc)
+		usage_error("info: --all and processes: choose one");
+	/* -u with no process names selects among all of them. */
+	every |= x->by_user && optind == argc;
+	if (!every && optind >= argc)
 		usage_error("info: no process specified");
-	columns_parse(&cols, list, json);
+	columns_parse(&x->cols, list, x->format != TABLE);
+	iso_times = x->format != TABLE;
 	for (int a = optind; a < argc; a++)
 		target_check(argv[a]);
-	procs = calloc((size_t)(argc - optind), sizeof(*procs));
-	if (!procs)
-		abort();
-	for (int a = optind; a < argc; a++) {
-		int r = query(argv[a], &procs[n]);
+	return every;
+}
 
-		if (r == EXIT_SUCCESS && json)
-			print_json(&cols, &procs[n]);
-		else if (r == EXIT_SUCCESS)
-			n++;
-		else if (rc == EXIT_SUCCESS || r == EXIT_FAILURE)
-			rc = r;
+int cmd_info(int argc, char **argv)
+{
+	static struct info_ctx x = { .headings = true };
+	const char *names[ARRAY_SIZE(((struct columns *)0)->idx)];
+	bool right[ARRAY_SIZE(names)];
+	bool every = parse_options(argc, argv, &x);
+
+	for (size_t i = 0; i < x.cols.n; i++) {
+		names[i] = fields[x.cols.idx[i]].name;
+		right[i] = fields[x.cols.idx[i]].type == F_NUM;
 	}
-	if (!json && n)
-		print_table(&cols, procs, n);
-	free(procs);
-	return rc;
+	x.table = (struct table){ .ncols = x.cols.n, .names = names,
+				  .right = right };
+	if (x.format == JSON_DOC) {
+		json_doc_begin(stdout);
+		json_array_begin(stdout, "processes", true);
+	}
+	if (every)
+		all(&x);
+	for (int a = optind; a < argc; a++)
+		one(&x, argv[a], false);
+	if (x.format == JSON_DOC) {
+		json_array_end(stdout);
+		json_doc_end(stdout);
+	}
+	if (x.format == TABLE && x.table.nrows)
+		table_print(stdout, &x.table, x.headings, x.raw);
+	table_free(&x.table);
+	return x.rc;
 }

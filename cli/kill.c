@@ -33,6 +33,14 @@ int cmd_kill(int argc, char **argv)
 	struct target *t;
 	int c, sig = SIGTERM, rc = EXIT_SUCCESS, n;
 
+	/* kill(1)'s forms, first after the command: -9, -KILL, -SIGKILL. */
+	if (argc > 1 && argv[1][0] == '-' && argv[1][1] != '-' &&
+	    (n = signal_parse(argv[1] + 1)) >= 0) {
+		sig = n;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	while ((c = getopt_long(argc, argv, "s:lhV", opts, NULL)) != -1) {
 		if (c == 's') {
 			sig = signal_parse(optarg);
@@ -57,7 +65,7 @@ int cmd_kill(int argc, char **argv)
 		if (target_open(argv[optind + i], &t[i]) < 0) {
 			int err = errno;
 
-			warn_target("cannot open", argv[optind + i], err);
+			warn_open(argv[optind + i], err);
 			rc = rc == EXIT_FAILURE ? rc : exit_status_of(err);
 			t[i].fd = -1;
 		}

@@ -2,15 +2,17 @@
 /*
  * pidfd(1): process handles from the command line.
  *
- *   pidfd info [--json] [--fields LIST] PROCESS...
+ *   pidfd info [--json] [--output LIST] [--all | --user USER | PROCESS...]
  *   pidfd wait [--timeout SECONDS] [--json] PROCESS...
- *   pidfd kill [--signal SIGNAL] PROCESS...
+ *   pidfd kill [--signal SIGNAL | -SIGNAL] PROCESS...
  *   pidfd features [--json]
  *
  * Every command opens a pidfd for each process before it does anything
  * else, and from then on names the process only through it.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +21,7 @@
 static void __attribute__((noreturn)) usage(void)
 {
 	fputs("Usage:\n"
-	      " pidfd info [options] <process>...\n"
+	      " pidfd info [options] [<process>...]\n"
 	      " pidfd wait [options] <process>...\n"
 	      " pidfd kill [options] <process>...\n"
 	      " pidfd features [options]\n"
@@ -36,13 +38,21 @@ static void __attribute__((noreturn)) usage(void)
 	      "inherited on file descriptor N).\n"
 	      "\n"
 	      "Options:\n"
-	      " -j, --json               one JSON object per line (info, wait,\n"
+	      " -J, --json               one JSON document (info, wait, features)\n"
+	      " -j, --json-lines         one JSON object per line (info, wait,\n"
 	      "                            features)\n"
-	      " -o, --fields <list>      info: the fields to show ('+list' adds\n"
-	      "                            to the default, 'all' shows all)\n"
+	      " -o, --output <list>      info: the fields to show ('+list' adds\n"
+	      "                            to the default, 'all' shows all);\n"
+	      "                            also --fields\n"
+	      " -n, --noheadings         info: no header line\n"
+	      " -r, --raw                info: no alignment, blanks escaped\n"
+	      " -a, --all                info: every process in /proc\n"
+	      " -u, --user <user>        info: only processes of this effective\n"
+	      "                            user (name or ID; alone: of all)\n"
 	      " -t, --timeout <seconds>  wait: give up after this long (exit 3)\n"
 	      " -s, --signal <signal>    kill: the signal, by name or number\n"
-	      "                            (default: TERM)\n"
+	      "                            (default: TERM); also -9, -KILL, -SIGKILL\n"
+	      " -l, --list               kill: list the signal names and numbers\n"
 	      " -h, --help               display this help\n"
 	      " -V, --version            display version\n"
 	      "\n"
@@ -72,6 +82,29 @@ void common_option(int c)
 	}
 }
 
+/*
+ * As util-linux's close_stdout(): output that could not be written (a full
+ * disk, /dev/full) is an error, and the exit status says so. A closed pipe
+ * (EPIPE) is the reader's choice, not an error.
+ */
+static void close_stdout(void)
+{
+	bool failed = ferror(stdout) != 0;
+
+	errno = 0;
+	if (fclose(stdout) != 0)
+		failed = true;
+	if (failed && errno != EPIPE) {
+		if (errno)
+			fprintf(stderr, "pidfd: write error: %s\n", strerror(errno));
+		else
+			fputs("pidfd: write error\n", stderr);
+		_exit(EXIT_FAILURE);
+	}
+	if (fclose(stderr) != 0)
+		_exit(EXIT_FAILURE);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -90,6 +123,8 @@ int main(int argc, char **argv)
 	};
 	int c;
 
+	setlocale(LC_ALL, "");
+	atexit(close_stdout);
 	argv[0] = (char *)"pidfd"; /* for getopt's messages */
 	/* "+": options up to the command only; the command parses the rest. */
 	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1)
@@ -101,7 +136,12 @@ int main(int argc, char **argv)
 			argc -= optind;
 			argv += optind;
 			argv[0] = (char *)"pidfd"; /* for getopt's messages */
-			optind = 1;
+			/*
+			 * 0, not 1: only then does glibc start its scan
+			 * afresh, permuting again, so that options may follow
+			 * the processes as in every GNU tool.
+			 */
+			optind = 0;
 			return cmds[i].fn(argc, argv);
 		}
 	}

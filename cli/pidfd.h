@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -22,7 +23,14 @@
 /* A usage error: message, the "Try" line, exit 1. */
 void usage_error(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
-/* An error about one process: "pidfd: <what> <arg>: <reason>". */
+/*
+ * A process that could not be opened: "pidfd: cannot open <arg>: <reason>"
+ * ("no such process", "not a pidfd", what is wrong with /proc).
+ */
+void warn_open(const char *arg, int err);
+/* What is wrong with /proc where the emulation needs it, or NULL. */
+const char *proc_trouble(void);
+/* An error about an opened process: "pidfd: <what> <arg>: <reason>". */
 void warn_target(const char *what, const char *arg, int err);
 /* 1 (failure) or 2 (not supported) for an errno. */
 int exit_status_of(int err);
@@ -62,13 +70,52 @@ struct ending ending_of_siginfo(const siginfo_t *si);
 /* "exited 3", "killed by SIGKILL (core dumped)", "exited (status unknown)". */
 const char *ending_text(const struct ending *e, char *buf, size_t size);
 
-/* A JSON string literal (quoted and escaped), or null for NULL. */
+/*
+ * A JSON string literal, or null for NULL: always valid UTF-8, a byte that
+ * is not UTF-8 as the text \xHH (cli/output.c).
+ */
 void json_string(FILE *f, const char *s);
+/* One JSON document: {"name": [ item, item ], "name2": [ ... ]}. */
+void json_doc_begin(FILE *f);
+void json_array_begin(FILE *f, const char *name, bool first);
+void json_array_item(FILE *f, size_t index);
+void json_array_end(FILE *f);
+void json_doc_end(FILE *f);
+
+/*
+ * A table cell as util-linux shows it: control bytes, invalid multibyte
+ * sequences and unprintable characters as \xHH, "\x" itself as \x5cx,
+ * blanks too if raw. Allocated; its display width in *width.
+ */
+char *cell_encode(const char *s, bool raw, size_t *width);
+
+/* A table of text cells (allocated, NULL for unknown, shown as "-"). */
+struct table {
+	size_t ncols;
+	const char **names;
+	const bool *right; /* right-aligned (numbers) */
+	char ***rows;      /* rows[r][c] */
+	size_t nrows, cap;
+};
+void table_add_row(struct table *t, char **values); /* takes them */
+void table_print(FILE *f, struct table *t, bool headings, bool raw);
+void table_free(struct table *t);
 
 /* --help, --version, or getopt's '?' (a usage error): never returns. */
 void common_option(int c) __attribute__((noreturn));
 /* The info fields and what each means, for --help. */
 void info_list_fields(FILE *f);
+
+/*
+ * /proc beyond libpidfd_get_info() (cli/procfs.c): true where read and
+ * well-formed. The caller must confirm afterwards that its pidfd still
+ * names an unreaped process.
+ */
+struct lpfd_stat;
+bool procfs_ours(void);
+bool procfs_stat(pid_t pid, struct lpfd_stat *st);
+bool procfs_args(pid_t pid, char *out, size_t size);
+bool procfs_cgroup(pid_t pid, uint64_t id, char *out, size_t size);
 
 int cmd_info(int argc, char **argv);
 int cmd_wait(int argc, char **argv);

@@ -2,14 +2,18 @@
 /* What the pidfd(1) commands share: process arguments, signals, endings. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "pidfd.h"
 
 void usage_error(const char *fmt, ...)
@@ -24,22 +28,60 @@ void usage_error(const char *fmt, ...)
 	exit(EXIT_FAILURE);
 }
 
-void warn_target(const char *what, const char *arg, int err)
+/*
+ * What is wrong with /proc, or NULL: the emulation reads pids there, and
+ * so does "info --all", so it must be a procfs of our own pid namespace
+ * (after "unshare -p" without "--mount-proc" it is the parent namespace's).
+ */
+const char *proc_trouble(void)
 {
-	const char *why = strerror(err);
+	struct statfs sfs;
 
+	if (lpfd_proc_is_ours() != -ENOSYS)
+		return NULL;
+	if (statfs("/proc", &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
+		return "/proc is not mounted (mount -t proc proc /proc)";
+	return "/proc belongs to another pid namespace (mount this "
+	       "namespace's: mount -t proc proc /proc)";
+}
+
+static const char *reason(int err, bool opened)
+{
 	if (err == ESRCH)
-		why = "no such process (it has exited)";
-	else if (err == ENOSYS)
-		why = "not supported by this kernel";
+		return opened ? "no such process (it has exited)" :
+				"no such process";
+	if (err == ENOSYS)
+		return proc_trouble() ?: "not supported by this kernel";
+	return strerror(err);
+}
+
+static void report(const char *what, const char *arg, const char *why)
+{
 	if (strncmp(arg, "fd:", 3) == 0 || strcmp(arg, "self") == 0)
 		fprintf(stderr, "pidfd: %s %s: %s\n", what, arg, why);
 	else
 		fprintf(stderr, "pidfd: %s process %s: %s\n", what, arg, why);
 }
 
+void warn_open(const char *arg, int err)
+{
+	const char *why = reason(err, false);
+
+	if (err == EBADF && strncmp(arg, "fd:", 3) == 0)
+		why = fcntl(atoi(arg + 3), F_GETFD) < 0 ?
+			"not an open file descriptor" : "not a pidfd";
+	report("cannot open", arg, why);
+}
+
+void warn_target(const char *what, const char *arg, int err)
+{
+	report(what, arg, reason(err, true));
+}
+
 int exit_status_of(int err)
 {
+	if (err == ENOSYS && proc_trouble())
+		return EXIT_FAILURE;
 	return err == ENOSYS || err == EOPNOTSUPP ? EXIT_NOTSUP : EXIT_FAILURE;
 }
 
@@ -206,24 +248,4 @@ const char *ending_text(const struct ending *e, char *buf, size_t size)
 		snprintf(buf, size, "exited (status unknown)");
 	}
 	return buf;
-}
-
-void json_string(FILE *f, const char *s)
-{
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }

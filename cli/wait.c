@@ -12,11 +12,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -43,29 +43,47 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * Seconds as a plain decimal number, "2" or "0.25": no sign, exponent, hex
+ * or "inf" that strtod() would take. Milliseconds, the rest cut.
+ */
 static int64_t parse_timeout(const char *s)
 {
-	char *end;
-	double v;
+	const char *p = s;
+	int64_t ms = 0;
+	int scale = 100;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e9)
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((ms = ms * 10 + (*p - '0') * 1000) > 1000000000LL * 1000)
+			usage_error("wait: invalid timeout: '%s'", s);
+	if (*p == '.' && p > s && p[1]) {
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			ms += scale ? (*p - '0') * scale : 0;
+	}
+	if (p == s || *p)
 		usage_error("wait: invalid timeout: '%s'", s);
-	return (int64_t)(v * 1000.0 + 0.5);
+	return ms;
 }
 
+enum format { TEXT, JSON_DOC, JSON_LINES };
+
+/*
+ * As each process ends: a line of text, a JSON object a line, or the next
+ * element of the JSON document's array, written at once and flushed.
+ */
 static void print_report(const struct waiter *w, const struct report *r,
-			 bool json)
+			 enum format format, size_t index)
 {
 	char text[64], sig[32];
 
 	ending_text(&r->end, text, sizeof(text));
-	if (!json) {
+	if (format == TEXT) {
 		printf("%s: %s\n", w->t.arg, text);
 		fflush(stdout);
 		return;
 	}
+	if (format == JSON_DOC)
+		json_array_item(stdout, index);
 	printf("{\"process\":");
 	json_string(stdout, w->t.arg);
 	if (w->t.pid)
@@ -85,7 +103,7 @@ static void print_report(const struct waiter *w, const struct report *r,
 	printf(",\"core_dumped\":%s,\"source\":",
 	       r->end.core ? "true" : "false");
 	json_string(stdout, r->source);
-	puts("}");
+	fputs(format == JSON_LINES ? "}\n" : "}", stdout);
 	fflush(stdout);
 }
 
@@ -117,7 +135,8 @@ static bool from_pidfd_info(struct waiter *w, struct report *r)
 }
 
 struct wait_ctx {
-	bool json;
+	enum format format;
+	size_t reported;
 	bool info_exit; /* libpidfd_get_info() can give PIDFD_INFO_EXIT here */
 	struct waiter *w;
 	int n;
@@ -140,13 +159,42 @@ static void settle(struct wait_ctx *c, struct waiter *w, short revents,
 			w->reap_deadline = now + REAP_GRACE_MS;
 		return;
 	}
-	print_report(w, &r, c->json);
+	print_report(w, &r, c->format, c->reported++);
 	target_close(&w->t);
 	w->pending = false;
 }
 
+/*
+ * More processes than descriptors: the limit has been raised as far as it
+ * goes; the ones left over are named, and the others watched.
+ */
+static void report_unwatched(const struct wait_ctx *c, char **args,
+			     const bool *unwatched, int *rc)
+{
+	struct rlimit rl = { 0, 0 };
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++)
+		n += unwatched[i];
+	if (!n)
+		return;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	fprintf(stderr, "pidfd: wait: cannot watch %d process%s (too many open "
+		"files, limit %llu):", n, n == 1 ? "" : "es",
+		(unsigned long long)rl.rlim_cur);
+	for (int i = 0; i < c->n; i++)
+		if (unwatched[i])
+			fprintf(stderr, " %s", args[i]);
+	fputc('\n', stderr);
+	*rc = EXIT_FAILURE;
+}
+
 static void open_all(struct wait_ctx *c, char **args, int *rc)
 {
+	bool *unwatched = calloc((size_t)c->n, sizeof(*unwatched));
+
+	if (!unwatched)
+		abort();
 	for (int i = 0; i < c->n; i++) {
 		struct waiter *w = &c->w[i];
 
@@ -159,11 +207,28 @@ static void open_all(struct wait_ctx *c, char **args, int *rc)
 		if (target_open(args[i], &w->t) < 0) {
 			int err = errno;
 
-			warn_target("cannot open", args[i], err);
+			if (err == EMFILE || err == ENFILE) {
+				unwatched[i] = true;
+				continue;
+			}
+			warn_open(args[i], err);
 			*rc = *rc == EXIT_FAILURE ? *rc : exit_status_of(err);
 			continue;
 		}
 		w->pending = true;
+	}
+	report_unwatched(c, args, unwatched, rc);
+	free(unwatched);
+}
+
+/* As systemd does: the soft limit on descriptors up to the hard one. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 }
 
@@ -181,46 +246,55 @@ static int poll_timeout(const struct wait_ctx *c, int64_t deadline, int64_t now)
 	return until <= now ? 0 : (int)(until - now < INT32_MAX ? until - now : INT32_MAX);
 }
 
-/* Poll until every process has ended; false if the deadline came first. */
+/*
+ * Poll until every process has ended; false if the deadline came first.
+ * Only the pending pidfds are polled: poll() refuses more entries than
+ * RLIMIT_NOFILE, and the processes may be more than that.
+ */
 static bool wait_all(struct wait_ctx *c, int64_t deadline)
 {
-	struct pollfd *pfd = calloc((size_t)c->n, sizeof(*pfd));
+	struct pollfd *pfd = calloc((size_t)c->n + 1, sizeof(*pfd));
+	int *who = calloc((size_t)c->n + 1, sizeof(*who));
 	int64_t now = now_ms();
-	bool left = false;
+	nfds_t n = 0;
 
-	if (!pfd)
+	if (!pfd || !who)
 		abort();
 	for (int i = 0; i < c->n; i++)
-		left |= c->w[i].pending;
-	while (left) {
+		if (c->w[i].pending)
+			who[n++] = i;
+	while (n) {
+		nfds_t left = 0;
 		int r;
 
-		for (int i = 0; i < c->n; i++) {
-			pfd[i].fd = c->w[i].pending ? c->w[i].t.fd : -1;
+		for (nfds_t k = 0; k < n; k++) {
+			pfd[k].fd = c->w[who[k]].t.fd;
 			/* A zombie stays readable: only the reap (POLLHUP) is news. */
-			pfd[i].events = c->w[i].reap_deadline ? 0 : POLLIN;
-			pfd[i].revents = 0;
+			pfd[k].events = c->w[who[k]].reap_deadline ? 0 : POLLIN;
+			pfd[k].revents = 0;
 		}
-		r = poll(pfd, (nfds_t)c->n, poll_timeout(c, deadline, now));
+		r = poll(pfd, n, poll_timeout(c, deadline, now));
 		if (r < 0 && errno != EINTR) {
 			fprintf(stderr, "pidfd: wait: poll: %s\n", strerror(errno));
 			exit(EXIT_FAILURE);
 		}
 		now = now_ms();
-		left = false;
-		for (int i = 0; i < c->n; i++) {
-			struct waiter *w = &c->w[i];
+		for (nfds_t k = 0; k < n; k++) {
+			struct waiter *w = &c->w[who[k]];
 
-			if (w->pending && (pfd[i].revents ||
-			    (w->reap_deadline && now >= w->reap_deadline)))
-				settle(c, w, pfd[i].revents, now);
-			left |= w->pending;
+			if (pfd[k].revents ||
+			    (w->reap_deadline && now >= w->reap_deadline))
+				settle(c, w, pfd[k].revents, now);
+			if (w->pending)
+				who[left++] = who[k];
 		}
-		if (left && deadline >= 0 && now >= deadline)
+		n = left;
+		if (n && deadline >= 0 && now >= deadline)
 			break;
 	}
 	free(pfd);
-	return !left;
+	free(who);
+	return n == 0;
 }
 
 static void report_timeout(const struct wait_ctx *c)
@@ -236,7 +310,8 @@ int cmd_wait(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "json-lines", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -246,11 +321,11 @@ int cmd_wait(int argc, char **argv)
 	int64_t timeout = -1, deadline = -1;
 	int opt, rc = EXIT_SUCCESS;
 
-	while ((opt = getopt_long(argc, argv, "t:jhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:JjhV", opts, NULL)) != -1) {
 		if (opt == 't')
 			timeout = parse_timeout(optarg);
-		else if (opt == 'j')
-			c.json = true;
+		else if (opt == 'J' || opt == 'j')
+			c.format = opt == 'J' ? JSON_DOC : JSON_LINES;
 		else
 			common_option(opt);
 	}
@@ -264,13 +339,23 @@ int cmd_wait(int argc, char **argv)
 	c.w = calloc((size_t)c.n, sizeof(*c.w));
 	if (!c.w)
 		abort();
+	raise_fd_limit();
 	/* Every pidfd first: from here on no pid is read again. */
 	open_all(&c, argv + optind, &rc);
 	if (timeout >= 0)
 		deadline = now_ms() + timeout;
+	if (c.format == JSON_DOC) {
+		json_doc_begin(stdout);
+		json_array_begin(stdout, "processes", true);
+		fflush(stdout);
+	}
 	if (!wait_all(&c, deadline)) {
 		report_timeout(&c);
 		rc = EXIT_TIMEOUT;
+	}
+	if (c.format == JSON_DOC) {
+		json_array_end(stdout);
+		json_doc_end(stdout);
 	}
 	for (int i = 0; i < c.n; i++)
 		target_close(&c.w[i].t);

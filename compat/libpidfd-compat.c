@@ -65,7 +65,7 @@ static void *real_lookup(void **slot, const char *name)
 {
 	void *f = __atomic_load_n(slot, __ATOMIC_RELAXED);
 
-	if (__lpfd_unlikely(!f)) {
+	if (lpfd_unlikely(!f)) {
 		f = dlsym(RTLD_NEXT, name);
 		__atomic_store_n(slot, f, __ATOMIC_RELAXED);
 	}
@@ -82,7 +82,7 @@ __attribute__((constructor)) static void compat_init(void)
 /* Raw -errno to the -1/errno of a libc call. */
 static long compat_return(int saved_errno, long r)
 {
-	return __lpfd_return(saved_errno, r);
+	return lpfd_return(saved_errno, r);
 }
 
 /* Without a next definition (which libc always has) the kernel answers. */
@@ -90,8 +90,8 @@ static int real_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	ioctl_fn f = (ioctl_fn)real_lookup(&real_ioctl_p, "ioctl");
 
-	if (__lpfd_unlikely(!f))
-		return (int)compat_return(errno, __lpfd_sys_ioctl(fd, cmd, arg));
+	if (lpfd_unlikely(!f))
+		return (int)compat_return(errno, lpfd_sys_ioctl(fd, cmd, arg));
 	return f(fd, cmd, arg);
 }
 
@@ -99,8 +99,8 @@ static long real_syscall(long nr, const long a[6])
 {
 	syscall_fn f = (syscall_fn)real_lookup(&real_syscall_p, "syscall");
 
-	if (__lpfd_unlikely(!f))
-		return compat_return(errno, __lpfd_syscall6(nr, a[0], a[1], a[2],
+	if (lpfd_unlikely(!f))
+		return compat_return(errno, lpfd_syscall6(nr, a[0], a[1], a[2],
 							    a[3], a[4], a[5]));
 	return f(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
@@ -109,8 +109,8 @@ static int real_waitid(idtype_t type, id_t id, siginfo_t *info, int options)
 {
 	waitid_fn f = (waitid_fn)real_lookup(&real_waitid_p, "waitid");
 
-	if (__lpfd_unlikely(!f))
-		return (int)compat_return(errno, __lpfd_sys_waitid((int)type,
+	if (lpfd_unlikely(!f))
+		return (int)compat_return(errno, lpfd_sys_waitid((int)type,
 				(int)id, info, options, NULL));
 	return f(type, id, info, options);
 }
@@ -163,9 +163,9 @@ static bool is_ns_cmd(unsigned int cmd)
 }
 
 /* 1 a pidfd, 0 another file, -errno if /proc cannot tell. */
-static int is_pidfd(int fd, struct __lpfd_fdinfo *fi)
+static int is_pidfd(int fd, struct lpfd_fdinfo *fi)
 {
-	int r = __lpfd_read_fdinfo(fd, fi);
+	int r = lpfd_read_fdinfo(fd, fi);
 
 	return r < 0 ? r : fi->is_pidfd;
 }
@@ -178,7 +178,7 @@ static int is_pidfd(int fd, struct __lpfd_fdinfo *fi)
  */
 static long info_malformed(int fd, unsigned int cmd)
 {
-	struct __lpfd_fdinfo fi;
+	struct lpfd_fdinfo fi;
 
 	if (is_pidfd(fd, &fi) <= 0)
 		return COMPAT_REAL;
@@ -202,7 +202,7 @@ static long info_ioctl(int fd, unsigned int cmd, void *arg)
 	if (!arg || (cmd & ~CMD_SIZE_MASK) != INFO_CMD_RW ||
 	    _IOC_SIZE(cmd) < PIDFD_INFO_SIZE_VER0)
 		return info_malformed(fd, cmd);
-	r = __lpfd_get_info(fd, arg, _IOC_SIZE(cmd));
+	r = lpfd_get_info(fd, arg, _IOC_SIZE(cmd));
 	return r == -ENOTTY ? COMPAT_REAL : r;
 }
 
@@ -212,7 +212,7 @@ static long info_ioctl(int fd, unsigned int cmd, void *arg)
  */
 static long ns_with_arg(int fd)
 {
-	struct __lpfd_fdinfo fi;
+	struct lpfd_fdinfo fi;
 
 	if (is_pidfd(fd, &fi) <= 0)
 		return COMPAT_REAL;
@@ -234,7 +234,7 @@ static long ns_ioctl(int fd, unsigned int cmd, unsigned long arg)
 		return COMPAT_REAL;
 	if (arg)
 		return ns_with_arg(fd);
-	if (__lpfd_kernel_has(__LPFD_FEAT_NS_IOCTLS) > 0)
+	if (lpfd_native(LPFD_FEAT_NS_IOCTLS) > 0)
 		return COMPAT_REAL;
 	r = libpidfd_get_namespace(fd, cmd);
 	return r < 0 ? -errno : r;
@@ -263,7 +263,7 @@ COMPAT_API int ioctl(int fd, unsigned long request, ...)
 	va_start(ap, request);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if (__lpfd_likely(!is_pidfs_cmd((unsigned int)request)))
+	if (lpfd_likely(!is_pidfs_cmd((unsigned int)request)))
 		return real_ioctl(fd, request, arg);
 	r = compat_ioctl(fd, (unsigned int)request, (unsigned long)arg);
 	if (r == COMPAT_REAL)
@@ -278,17 +278,14 @@ COMPAT_API int ioctl(int fd, unsigned long request, ...)
  */
 static bool waitid_ours(int pidfd)
 {
-	struct __lpfd_target t;
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	if (__lpfd_target_resolve(pidfd, &t) == 0 &&
-	    t.kind != __LPFD_TARGET_FD)
-		return true;
-	return __lpfd_kernel_has(__LPFD_FEAT_WAITID_PIDFD) <= 0;
+	return lpfd_route_is_self(&r) || lpfd_native(LPFD_FEAT_WAITID_PIDFD) <= 0;
 }
 
 COMPAT_API int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 {
-	if (__lpfd_likely(idtype != P_PIDFD) || !waitid_ours((int)id))
+	if (lpfd_likely(idtype != P_PIDFD) || !waitid_ours((int)id))
 		return real_waitid(idtype, id, info, options);
 	return libpidfd_waitid((int)id, info, options, NULL);
 }

@@ -74,6 +74,8 @@ int main(int argc, char **argv)
 
 	if (!pfd || !pids)
 		return 1;
+	/* Each ending is news when it happens, also into a pipe or a log. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 0; i < n; i++) {
 		pfd[i].fd = start(cmds[i], &pids[i]);
 		pfd[i].events = POLLIN;

@@ -66,7 +66,7 @@ struct cgroup2_mount {
 
 struct cgroup_lookup {
 	const char *path;      /* the cgroup, as /proc/<pid>/cgroup names it */
-	char full[__LPFD_PATH_MAX]; /* where it is, through a cgroup2 mount */
+	char full[LPFD_PATH_MAX]; /* where it is, through a cgroup2 mount */
 	int mnt_id;
 	bool cacheable;        /* root and mount point fit in m */
 	struct cgroup2_mount m;
@@ -87,9 +87,9 @@ static void copy_str(char *dst, const char *src, size_t size, bool *fits)
 static int match_cgroup2_mount(char *line, size_t len, void *ctx)
 {
 	struct cgroup_lookup *l = ctx;
-	struct __lpfd_mountinfo mi;
+	struct lpfd_mountinfo mi;
 
-	if (__lpfd_parse_mountinfo_line(line, len, &mi) < 0)
+	if (lpfd_parse_mountinfo_line(line, len, &mi) < 0)
 		return 0;
 	if (join_cgroup_path(l->full, sizeof(l->full), mi.root, mi.mnt,
 			     l->path) < 0)
@@ -115,7 +115,7 @@ struct lpfd_file_handle {
 static int cgroup_handle(const char *path, uint64_t *id, int *mnt_id)
 {
 	struct lpfd_file_handle fh = { .handle_bytes = sizeof(fh.f_handle) };
-	int r = __lpfd_sys_name_to_handle_at(AT_FDCWD, path, &fh, mnt_id, 0);
+	int r = lpfd_sys_name_to_handle_at(AT_FDCWD, path, &fh, mnt_id, 0);
 
 	if (r < 0)
 		return r;
@@ -133,14 +133,14 @@ static int cgroup_ns_of_thread(uint64_t *ino)
 	long long v;
 	ssize_t n;
 
-	n = __lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self/ns/cgroup",
+	n = lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self/ns/cgroup",
 				  link, sizeof(link));
 	if (n < 0)
 		return (int)n;
 	end = link + n;
 	/* "cgroup:[4026531835]" */
 	if (n < 10 || memcmp(link, "cgroup:[", 8) != 0 || end[-1] != ']' ||
-	    __lpfd_parse_int(&p, end - 1, &v) < 0 || p != end - 1 || v <= 0)
+	    lpfd_parse_int(&p, end - 1, &v) < 0 || p != end - 1 || v <= 0)
 		return -ENOENT;
 	*ino = (uint64_t)v;
 	return 0;
@@ -205,7 +205,7 @@ static void cache_store(const struct cgroup2_mount *m)
 static int cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id)
 {
 	struct cgroup2_mount m;
-	char full[__LPFD_PATH_MAX];
+	char full[LPFD_PATH_MAX];
 	uint64_t root_id;
 	int mnt_id;
 
@@ -241,19 +241,19 @@ static void remember(struct cgroup_lookup *l, uint64_t cgroup_ns)
  * come from the very mount the path was built from, or the path led
  * elsewhere.
  */
-int __lpfd_read_cgroupid(const char *path, uint64_t *id)
+int lpfd_read_cgroupid(const char *path, uint64_t *id)
 {
-	char buf[__LPFD_PATH_MAX + 64], chunk[4096];
+	char buf[LPFD_PATH_MAX + 64], chunk[4096];
 	struct cgroup_lookup l = { .mnt_id = -1 };
 	uint64_t cgroup_ns = 0;
 	bool ns_known;
 	int mnt_id, r;
 	ssize_t n;
 
-	n = __lpfd_read_file(path, buf, sizeof(buf));
+	n = lpfd_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
-	r = __lpfd_parse_cgroup(buf, (size_t)n, buf, sizeof(buf));
+	r = lpfd_parse_cgroup(buf, (size_t)n, buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	/* Only this thread changes its cgroup namespace: asking now is enough. */
@@ -261,7 +261,7 @@ int __lpfd_read_cgroupid(const char *path, uint64_t *id)
 	if (ns_known && cgroupid_cached(buf, cgroup_ns, id) == 0)
 		return 0;
 	l.path = buf;
-	r = __lpfd_proc_for_each_line("/proc/self/mountinfo", chunk, sizeof(chunk),
+	r = lpfd_proc_for_each_line("/proc/self/mountinfo", chunk, sizeof(chunk),
 			  match_cgroup2_mount, &l);
 	if (r < 0)
 		return r;

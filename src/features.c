@@ -7,58 +7,52 @@
 
 #include "internal.h"
 
-/* The public LIBPIDFD_KERNEL_* bits follow the probe table's order. */
-_Static_assert(LIBPIDFD_KERNEL_INFO_CODE == 1ULL << __LPFD_FEAT_INFO_CODE &&
-	       LIBPIDFD_KERNEL_GET_INFO == 1ULL << __LPFD_FEAT_GET_INFO &&
-	       __LPFD_FEAT_COUNT == 15,
-	       "LIBPIDFD_KERNEL_* and enum __lpfd_feature disagree");
-
 static uint64_t kernel_mask(void)
 {
 	uint64_t m = 0;
 
-	for (int i = 0; i < __LPFD_FEAT_COUNT; i++)
-		if (__lpfd_kernel_has_raw((enum __lpfd_feature)i) > 0)
+	for (int i = 0; i < LPFD_FEAT_COUNT; i++)
+		if (lpfd_kernel_has((enum lpfd_feature)i) > 0)
 			m |= 1ULL << i;
 	return m;
 }
 
 /* Native where the kernel has it, else the library's emulation. */
-static uint32_t native_or(enum __lpfd_feature f, uint32_t otherwise)
+static uint32_t native_or(enum lpfd_feature f, uint32_t otherwise)
 {
-	return __lpfd_kernel_has(f) > 0 ? LIBPIDFD_NATIVE : otherwise;
+	return lpfd_native(f) > 0 ? LIBPIDFD_NATIVE : otherwise;
 }
 
 static void fill(struct libpidfd_features *f)
 {
-	f->open = native_or(__LPFD_FEAT_PIDFD_OPEN, LIBPIDFD_UNAVAILABLE);
-	f->get_info = native_or(__LPFD_FEAT_GET_INFO, LIBPIDFD_EMULATED);
+	f->open = native_or(LPFD_FEAT_PIDFD_OPEN, LIBPIDFD_UNAVAILABLE);
+	f->get_info = native_or(LPFD_FEAT_GET_INFO, LIBPIDFD_EMULATED);
 	f->getpid = f->get_info;
-	f->send_signal = native_or(__LPFD_FEAT_SEND_SIGNAL, LIBPIDFD_UNAVAILABLE);
-	f->getfd = native_or(__LPFD_FEAT_GETFD, LIBPIDFD_UNAVAILABLE);
+	f->send_signal = native_or(LPFD_FEAT_SEND_SIGNAL, LIBPIDFD_UNAVAILABLE);
+	f->getfd = native_or(LPFD_FEAT_GETFD, LIBPIDFD_UNAVAILABLE);
 	f->process_madvise =
-		native_or(__LPFD_FEAT_PROCESS_MADVISE, LIBPIDFD_UNAVAILABLE);
+		native_or(LPFD_FEAT_PROCESS_MADVISE, LIBPIDFD_UNAVAILABLE);
 	f->process_mrelease =
-		native_or(__LPFD_FEAT_PROCESS_MRELEASE, LIBPIDFD_UNAVAILABLE);
-	f->waitid = native_or(__LPFD_FEAT_WAITID_PIDFD, LIBPIDFD_UNAVAILABLE);
-	f->get_namespace = native_or(__LPFD_FEAT_NS_IOCTLS, LIBPIDFD_EMULATED);
+		native_or(LPFD_FEAT_PROCESS_MRELEASE, LIBPIDFD_UNAVAILABLE);
+	f->waitid = native_or(LPFD_FEAT_WAITID_PIDFD, LIBPIDFD_UNAVAILABLE);
+	f->get_namespace = native_or(LPFD_FEAT_NS_IOCTLS, LIBPIDFD_EMULATED);
 	f->self_sentinels =
-		native_or(__LPFD_FEAT_SELF_SENTINELS, LIBPIDFD_EMULATED);
+		native_or(LPFD_FEAT_SELF_SENTINELS, LIBPIDFD_EMULATED);
 	f->thread_pidfds =
-		native_or(__LPFD_FEAT_PIDFD_THREAD, LIBPIDFD_UNAVAILABLE);
-	f->emulate_forced = __lpfd_emulate_forced();
-	f->info_mask = __lpfd_info_supported_mask();
+		native_or(LPFD_FEAT_PIDFD_THREAD, LIBPIDFD_UNAVAILABLE);
+	f->emulate_forced = lpfd_emulate_forced();
+	f->info_mask = lpfd_info_supported_mask();
 	f->kernel = kernel_mask();
 }
 
 /*
- * Every probe, run once and cached from then on: one that could not run
+ * Every probe, run now if it has not: one that could not run this time
  * (EMFILE, say) gives its error rather than a feature shown as absent.
  */
 static int probe_all(void)
 {
-	for (int i = 0; i < __LPFD_FEAT_COUNT; i++) {
-		int r = __lpfd_kernel_has_raw((enum __lpfd_feature)i);
+	for (int i = 0; i < LPFD_FEAT_COUNT; i++) {
+		int r = lpfd_kernel_has((enum lpfd_feature)i);
 
 		if (r < 0)
 			return r;
@@ -66,12 +60,12 @@ static int probe_all(void)
 	return 0;
 }
 
-static int features(struct libpidfd_features *out, size_t size)
+static int do_features(struct libpidfd_features *out, size_t size)
 {
 	struct libpidfd_features f;
 	int r;
 
-	if (!out)
+	if (!out || lpfd_user_writable(out, size) < 0)
 		return -EFAULT;
 	r = probe_all();
 	if (r < 0)
@@ -88,5 +82,5 @@ LIBPIDFD_API int libpidfd_features(struct libpidfd_features *out, size_t size)
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, features(out, size));
+	return (int)lpfd_return(saved, do_features(out, size));
 }

@@ -17,72 +17,53 @@
 #include "internal.h"
 #include "syscall.h"
 
-/* The largest size an ioctl command can carry (14 bits). */
-#define INFO_CMD_SIZE_MAX ((1UL << _IOC_SIZEBITS) - 1)
+/* The largest size an ioctl command can carry (14 bits): above, E2BIG. */
+#define INFO_SIZE_MAX ((1UL << _IOC_SIZEBITS) - 1)
 #define OFF_SUPPORTED_V2 72 /* where 6.19 and 7.0 put supported_mask */
 
 static unsigned long info_cmd(size_t size)
 {
-	if (size > INFO_CMD_SIZE_MAX)
-		size = sizeof(struct pidfd_info);
 	return _IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, 11, size);
 }
 
 /* What libpidfd_get_info() can return on this kernel, by the path it takes. */
-uint64_t __lpfd_info_supported_mask(void)
+uint64_t lpfd_info_supported_mask(void)
 {
 	uint64_t m = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
 		     PIDFD_INFO_SUPPORTED_MASK;
 
-	if (__lpfd_kernel_has(__LPFD_FEAT_GET_INFO) <= 0)
+	if (lpfd_native(LPFD_FEAT_GET_INFO) <= 0)
 		return m | PIDFD_INFO_COREDUMP; /* the caller's own, emulated */
-	if (__lpfd_kernel_has(__LPFD_FEAT_INFO_EXIT) > 0)
+	if (lpfd_kernel_has(LPFD_FEAT_INFO_EXIT) > 0)
 		m |= PIDFD_INFO_EXIT;
-	if (__lpfd_kernel_has(__LPFD_FEAT_INFO_COREDUMP) > 0)
+	if (lpfd_kernel_has(LPFD_FEAT_INFO_COREDUMP) > 0)
 		m |= PIDFD_INFO_COREDUMP;
-	if (__lpfd_kernel_has(__LPFD_FEAT_INFO_SUPPORTED) > 0)
+	if (lpfd_kernel_has(LPFD_FEAT_INFO_SUPPORTED) > 0)
 		m |= PIDFD_INFO_COREDUMP_SIGNAL;
-	if (__lpfd_kernel_has(__LPFD_FEAT_INFO_CODE) > 0)
+	if (lpfd_kernel_has(LPFD_FEAT_INFO_CODE) > 0)
 		m |= PIDFD_INFO_COREDUMP_CODE;
 	return m;
-}
-
-/*
- * The native path turns the kernel's layout and supported mask into the
- * newest by what the probes found: each must have run (it is cached from
- * then on), since one that could not run (EMFILE) is not a feature absent.
- */
-static int info_probes_done(void)
-{
-	static const enum __lpfd_feature probes[] = {
-		__LPFD_FEAT_INFO_EXIT, __LPFD_FEAT_INFO_COREDUMP,
-		__LPFD_FEAT_INFO_SUPPORTED, __LPFD_FEAT_INFO_CODE,
-	};
-
-	for (size_t i = 0; i < __lpfd_array_size(probes); i++) {
-		int r = __lpfd_kernel_has_raw(probes[i]);
-
-		if (r < 0)
-			return r;
-	}
-	return 0;
 }
 
 static void put_supported(struct pidfd_info *info, size_t size)
 {
 	info->mask |= PIDFD_INFO_SUPPORTED_MASK;
 	if (size >= PIDFD_INFO_SIZE_VER3)
-		info->supported_mask = __lpfd_info_supported_mask();
+		info->supported_mask = lpfd_info_supported_mask();
 }
 
-/* The size of struct pidfd_info in the running kernel, as far as it matters. */
-static size_t kernel_info_size(void)
+/*
+ * The size of the kernel's struct pidfd_info, as far as the layout matters,
+ * from its answer (in a struct of the newest size) to a request for
+ * PIDFD_INFO_SUPPORTED_MASK: 7.1 puts the mask at 80, 6.19 and 7.0 at 72,
+ * older kernels nowhere (72 then stands for their 64 and 72).
+ */
+size_t lpfd_info_kernel_size(const struct pidfd_info *answer)
 {
-	if (__lpfd_kernel_has_raw(__LPFD_FEAT_INFO_CODE) > 0)
-		return PIDFD_INFO_SIZE_VER3;
-	if (__lpfd_kernel_has_raw(__LPFD_FEAT_INFO_SUPPORTED) > 0)
-		return PIDFD_INFO_SIZE_VER2;
-	return PIDFD_INFO_SIZE_VER1;
+	if (!(answer->mask & PIDFD_INFO_SUPPORTED_MASK))
+		return PIDFD_INFO_SIZE_VER1;
+	return answer->supported_mask ? PIDFD_INFO_SIZE_VER3 :
+					PIDFD_INFO_SIZE_VER2;
 }
 
 /*
@@ -91,7 +72,7 @@ static size_t kernel_info_size(void)
  * coredump_code; kernels before 6.19 have no supported_mask, which the
  * library then supplies. size is the caller's struct size.
  */
-void __lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
+void lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
 			   size_t ksize)
 {
 	uint64_t v;
@@ -114,23 +95,15 @@ void __lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
 		info->supported_mask = v;
 }
 
-static void info_to_newest(struct pidfd_info *info, size_t size, uint64_t req)
-{
-	size_t ksize = info->mask & PIDFD_INFO_SUPPORTED_MASK ?
-		kernel_info_size() : 0;
-
-	__lpfd_info_to_newest(info, size, req, ksize);
-}
-
 /*
  * ESRCH covers both a reaped process and, before the kernel said EREMOTE,
  * one outside our pid namespace; the fdinfo tells which.
  */
 static int newest_errno(int pidfd, int err)
 {
-	struct __lpfd_fdinfo fi;
+	struct lpfd_fdinfo fi;
 
-	if (err != -ESRCH || __lpfd_read_fdinfo(pidfd, &fi) < 0)
+	if (err != -ESRCH || lpfd_read_fdinfo(pidfd, &fi) < 0)
 		return err;
 	return fi.is_pidfd && fi.pid == 0 ? -EREMOTE : err;
 }
@@ -144,34 +117,42 @@ static int newest_errno(int pidfd, int err)
  */
 #define SYSCALL_FRAME inline __attribute__((always_inline))
 
-/* The kernel path on a real pidfd; info and size are valid. */
+/*
+ * The kernel path on a real pidfd; size is valid. Kernels before 6.19
+ * overwrite the mask without keeping PIDFD_INFO_SUPPORTED_MASK, which the
+ * library then answers itself: the request is read first, where it can be
+ * (an unreadable one is the ioctl's EFAULT, after its own checks of the fd).
+ */
 static SYSCALL_FRAME int info_native_fd(int pidfd, struct pidfd_info *info,
 					size_t size)
 {
-	uint64_t req = info->mask;
-	int r = __lpfd_sys_ioctl(pidfd, info_cmd(size), info);
+	struct lpfd_kernel_info k;
+	uint64_t req = 0;
+	int r;
 
+	lpfd_kernel_info(&k);
+	if (!k.supported && lpfd_user_readable(&info->mask, sizeof(info->mask)) == 0)
+		req = info->mask;
+	r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
 	if (r < 0)
 		return newest_errno(pidfd, r);
-	if (size > INFO_CMD_SIZE_MAX)
-		memset((char *)info + sizeof(*info), 0, size - sizeof(*info));
-	info_to_newest(info, size, req);
+	lpfd_info_to_newest(info, size, req, k.size);
 	return 0;
 }
 
-static SYSCALL_FRAME int info_native(const struct __lpfd_target *t,
+static SYSCALL_FRAME int info_native(const struct lpfd_route *r,
 				     struct pidfd_info *info, size_t size)
 {
-	int fd, r;
+	int fd, err;
 
-	if (t->kind == __LPFD_TARGET_FD)
-		return info_native_fd(t->fd, info, size);
-	fd = __lpfd_target_open_self(t);
+	if (!lpfd_route_is_self(r))
+		return info_native_fd(r->fd, info, size);
+	fd = lpfd_route_open_self(r);
 	if (fd < 0)
 		return fd;
-	r = info_native_fd(fd, info, size);
-	__lpfd_sys_close(fd);
-	return r;
+	err = info_native_fd(fd, info, size);
+	lpfd_sys_close(fd);
+	return err;
 }
 
 static uint32_t coredump_mask_of_dumpable(int dumpable)
@@ -199,7 +180,7 @@ static void emulate_coredump(struct pidfd_info *k, bool own_process)
 
 	if (!own_process)
 		return;
-	d = __lpfd_sys_prctl(PR_GET_DUMPABLE, 0);
+	d = lpfd_sys_prctl(PR_GET_DUMPABLE, 0);
 	if (d < 0)
 		return;
 	k->coredump_mask = coredump_mask_of_dumpable(d);
@@ -213,7 +194,7 @@ static void emulate_coredump(struct pidfd_info *k, bool own_process)
 static int emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
 {
 	uint64_t id;
-	int r = __lpfd_read_cgroupid(cgroup_file, &id);
+	int r = lpfd_read_cgroupid(cgroup_file, &id);
 
 	if (r == -EMFILE || r == -ENFILE || r == -ENOMEM)
 		return r;
@@ -225,26 +206,26 @@ static int emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
 }
 
 /* The caller itself: every id and credential comes from a system call. */
-static int info_emulated_self(const struct __lpfd_target *t, uint64_t req,
+static int info_emulated_self(const struct lpfd_route *t, uint64_t req,
 			      struct pidfd_info *k)
 {
 	unsigned int id[3];
 
-	k->tgid = (uint32_t)__lpfd_sys_getpid();
-	k->pid = t->kind == __LPFD_TARGET_SELF_THREAD ?
-		(uint32_t)__lpfd_sys_gettid() : k->tgid;
-	k->ppid = (uint32_t)__lpfd_sys_getppid();
-	__lpfd_sys_getresuid(id);
+	k->tgid = (uint32_t)lpfd_sys_getpid();
+	k->pid = t->kind == LPFD_ROUTE_SELF_THREAD ?
+		(uint32_t)lpfd_sys_gettid() : k->tgid;
+	k->ppid = (uint32_t)lpfd_sys_getppid();
+	lpfd_sys_getresuid(id);
 	k->ruid = id[0], k->euid = id[1], k->suid = id[2];
-	__lpfd_sys_getresgid(id);
+	lpfd_sys_getresgid(id);
 	k->rgid = id[0], k->egid = id[1], k->sgid = id[2];
-	k->fsuid = __lpfd_sys_getfsuid();
-	k->fsgid = __lpfd_sys_getfsgid();
+	k->fsuid = lpfd_sys_getfsuid();
+	k->fsgid = lpfd_sys_getfsgid();
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, true);
 	if (req & PIDFD_INFO_CGROUPID)
-		return emulate_cgroupid(k, t->kind == __LPFD_TARGET_SELF_THREAD ?
+		return emulate_cgroupid(k, t->kind == LPFD_ROUTE_SELF_THREAD ?
 			"/proc/thread-self/cgroup" : "/proc/self/cgroup");
 	return 0;
 }
@@ -256,7 +237,7 @@ static int info_emulated_self(const struct __lpfd_target *t, uint64_t req,
 static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 			    struct pidfd_info *k)
 {
-	struct __lpfd_status st;
+	struct lpfd_status st;
 	char path[48];
 	int r;
 
@@ -264,15 +245,15 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 		return -EREMOTE;
 	if (pid < 0)
 		return -ESRCH; /* reaped: only the kernel kept the exit status */
-	r = __lpfd_proc_is_ours();
+	r = lpfd_proc_is_ours();
 	if (r < 0)
 		return r;
-	r = __lpfd_read_status(pid, &st);
+	r = lpfd_read_status(pid, &st);
 	if (r == -ESRCH)
-		return __lpfd_proc_missing_errno(pidfd);
+		return lpfd_proc_missing_errno(pidfd);
 	if (r < 0)
 		return r;
-	if ((st.have & __LPFD_ST_ALL) != __LPFD_ST_ALL || st.pid != pid ||
+	if ((st.have & LPFD_ST_ALL) != LPFD_ST_ALL || st.pid != pid ||
 	    st.tgid == 0)
 		return -ESRCH;
 	k->pid = (uint32_t)pid;
@@ -284,92 +265,136 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 	k->sgid = st.gid[2], k->fsgid = st.gid[3];
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_CGROUPID) {
-		__lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cgroup");
+		lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cgroup");
 		r = emulate_cgroupid(k, path);
 		if (r < 0)
 			return r;
 	}
 	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, st.tgid == __lpfd_sys_getpid());
-	r = __lpfd_pidfd_unreaped(pidfd);
+		emulate_coredump(k, st.tgid == lpfd_sys_getpid());
+	r = lpfd_pidfd_unreaped(pidfd);
 	if (r < 0)
 		return r;
 	return r ? 0 : -ESRCH;
 }
 
-/* The kernel's errors for a bad fd come before those for bad arguments. */
-static int check_emulated_fd(int pidfd, struct __lpfd_fdinfo *fi)
+/*
+ * The caller's struct, written as the kernel's copy_struct_to_user() does:
+ * what the library knows, then zeroes up to the caller's size; EFAULT if
+ * any of it cannot be written.
+ */
+static int copy_out(struct pidfd_info *info, size_t size,
+		    const struct pidfd_info *k)
 {
-	int r = __lpfd_read_fdinfo(pidfd, fi);
-
-	if (r < 0)
-		return r;
-	return fi->is_pidfd ? 0 : -ENOTTY;
+	if (lpfd_user_writable(info, size) < 0)
+		return -EFAULT;
+	memcpy(info, k, size < sizeof(*k) ? size : sizeof(*k));
+	if (size > sizeof(*k))
+		memset((char *)info + sizeof(*k), 0, size - sizeof(*k));
+	return 0;
 }
 
-static int info_emulated(const struct __lpfd_target *t,
-			 struct pidfd_info *info, size_t size)
+/*
+ * The kernel reads the request first (EFAULT) and writes the answer last.
+ * On oneself nothing can fail in between, so one look at the whole struct,
+ * writable, comes first.
+ */
+static int info_emulated(const struct lpfd_route *t, struct pidfd_info *info,
+			 size_t size)
 {
 	struct pidfd_info k = { 0 };
-	struct __lpfd_fdinfo fi;
+	struct lpfd_fdinfo fi;
 	uint64_t req;
 	int r;
 
-	if (t->kind == __LPFD_TARGET_FD) {
-		r = check_emulated_fd(t->fd, &fi);
+	if (t->kind == LPFD_ROUTE_BAD)
+		return -EBADF;
+	if (lpfd_route_is_self(t)) {
+		if (lpfd_user_writable(info, size) < 0)
+			return -EFAULT;
+		req = info->mask;
+		r = info_emulated_self(t, req, &k);
+	} else {
+		r = lpfd_read_fdinfo(t->fd, &fi);
 		if (r < 0)
 			return r;
-	}
-	if (!info || size < PIDFD_INFO_SIZE_VER0)
-		return -EINVAL;
-	req = info->mask;
-	if (t->kind == __LPFD_TARGET_FD)
+		if (!fi.is_pidfd)
+			return lpfd_not_pidfd_errno(t->fd, &fi);
+		if (lpfd_user_readable(&info->mask, sizeof(info->mask)) < 0)
+			return -EFAULT;
+		req = info->mask;
 		r = info_emulated_fd(t->fd, fi.pid, req, &k);
-	else
-		r = info_emulated_self(t, req, &k);
+	}
 	if (r < 0)
 		return r;
 	if (req & PIDFD_INFO_SUPPORTED_MASK)
 		put_supported(&k, sizeof(k));
-	memcpy(info, &k, size < sizeof(k) ? size : sizeof(k));
-	if (size > sizeof(k))
-		memset((char *)info + sizeof(k), 0, size - sizeof(k));
-	return 0;
+	return copy_out(info, size, &k);
 }
 
-/* NULL or a struct below the first layout: the kernel still judges the fd. */
-static int info_bad_args(const struct __lpfd_target *t)
+/*
+ * Whether fd is a pidfd, in the kernel's words: 0, or its answer for any
+ * other file or none.
+ */
+static int pidfd_or_errno(const struct lpfd_route *t)
+{
+	struct lpfd_fdinfo fi;
+	int r;
+
+	if (t->kind == LPFD_ROUTE_BAD)
+		return -EBADF;
+	if (lpfd_route_is_self(t))
+		return 0;
+	r = lpfd_native(LPFD_FEAT_GET_INFO);
+	if (r < 0)
+		return r;
+	if (r) {
+		r = lpfd_sys_ioctl(t->fd, info_cmd(PIDFD_INFO_SIZE_VER0), NULL);
+		return r == -EBADF || r == -ENOTTY ? r : 0;
+	}
+	r = lpfd_read_fdinfo(t->fd, &fi);
+	if (r < 0)
+		return r;
+	return fi.is_pidfd ? 0 : lpfd_not_pidfd_errno(t->fd, &fi);
+}
+
+/*
+ * The arguments, judged once for both paths. The kernel judges the fd
+ * before the struct; NULL and a struct below the first layout are EINVAL
+ * (the size is an argument here, as for clone3), one larger than an ioctl
+ * can carry E2BIG.
+ */
+static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
+		      size_t size)
 {
 	int r;
 
-	if (t->kind != __LPFD_TARGET_FD)
-		return -EINVAL;
-	r = __lpfd_sys_ioctl(t->fd, info_cmd(PIDFD_INFO_SIZE_VER0), NULL);
-	return r == -EBADF || r == -ENOTTY ? r : -EINVAL;
+	if (__builtin_expect(info && size >= PIDFD_INFO_SIZE_VER0 &&
+			     size <= INFO_SIZE_MAX, 1))
+		return 0;
+	r = pidfd_or_errno(t);
+	if (r < 0)
+		return r;
+	return size > INFO_SIZE_MAX ? -E2BIG : -EINVAL;
 }
 
 static SYSCALL_FRAME int get_info(int pidfd, struct pidfd_info *info,
 				  size_t size)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	int r = check_args(&t, info, size);
 
 	if (r < 0)
 		return r;
-	r = __lpfd_kernel_has(__LPFD_FEAT_GET_INFO);
+	r = lpfd_native(LPFD_FEAT_GET_INFO);
 	if (r < 0)
 		return r;
-	if (!r)
-		return info_emulated(&t, info, size);
-	r = info_probes_done();
-	if (r < 0)
-		return r;
-	if (!info || size < PIDFD_INFO_SIZE_VER0)
-		return info_bad_args(&t);
-	return info_native(&t, info, size);
+	if (r)
+		return info_native(&t, info, size);
+	return info_emulated(&t, info, size);
 }
 
-int __lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
+int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 {
 	return get_info(pidfd, info, size);
 }
@@ -379,5 +404,5 @@ LIBPIDFD_API int libpidfd_get_info(int pidfd, struct pidfd_info *info,
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, get_info(pidfd, info, size));
+	return (int)lpfd_return(saved, get_info(pidfd, info, size));
 }

@@ -83,14 +83,14 @@ static bool proc_missing(void)
 	int fd;
 	bool ours;
 
-	if (__lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self", link,
+	if (lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self", link,
 				  sizeof(link)) == -ENOENT)
 		return true;
-	fd = __lpfd_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+	fd = lpfd_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_CLOEXEC | O_DIRECTORY);
 	if (fd < 0)
 		return true;
-	ours = __lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC);
-	__lpfd_sys_close(fd);
+	ours = lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC);
+	lpfd_sys_close(fd);
 	return !ours;
 }
 
@@ -106,7 +106,7 @@ static int has_namespaces(const char *dir)
 	ssize_t r;
 
 	ns_path(path, sizeof(path), dir, "mnt");
-	r = __lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
+	r = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
 	if (r == -ENOENT)
 		return proc_missing() ? -ENOSYS : -ESRCH;
 	return r < 0 ? (int)r : 0;
@@ -128,7 +128,7 @@ static int missing_ns_errno(const char *dir, const char *name)
 	if (r < 0)
 		return r;
 	ns_path(path, sizeof(path), "/proc/thread-self", name);
-	if (__lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) == -ENOENT)
+	if (lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) == -ENOENT)
 		return -EOPNOTSUPP;
 	return -ESRCH;
 }
@@ -148,42 +148,40 @@ static int open_ns(const char *dir, const struct ns_desc *ns, bool may_be_dead)
 			return r;
 	}
 	ns_path(path, sizeof(path), dir, ns->name);
-	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	fd = lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd == -ENOENT)
 		return missing_ns_errno(dir, ns->name);
 	/* A namespace, not a file a /proc look-alike put there. */
-	if (fd >= 0 && !__lpfd_fd_on_fs(fd, NSFS_MAGIC)) {
-		__lpfd_sys_close(fd);
+	if (fd >= 0 && !lpfd_fd_on_fs(fd, NSFS_MAGIC)) {
+		lpfd_sys_close(fd);
 		return -ENOSYS;
 	}
 	return fd;
 }
 
 /* The kernel's ioctl on a pidfd opened on ourselves for this one call. */
-static int ns_self_by_pidfd(const struct __lpfd_target *t, unsigned int cmd)
+static int ns_self_by_pidfd(const struct lpfd_route *t, unsigned int cmd)
 {
-	int pidfd = __lpfd_target_open_self(t), r;
+	int pidfd = lpfd_route_open_self(t), r;
 
 	if (pidfd < 0)
 		return pidfd;
-	r = __lpfd_sys_ioctl(pidfd, cmd, NULL);
-	__lpfd_sys_close(pidfd);
+	r = lpfd_sys_ioctl(pidfd, cmd, NULL);
+	lpfd_sys_close(pidfd);
 	return r;
 }
 
-static int ns_self(const struct __lpfd_target *t, unsigned int cmd,
+static int ns_self(const struct lpfd_route *t, unsigned int cmd,
 		   const struct ns_desc *ns)
 {
-	bool thread = t->kind == __LPFD_TARGET_SELF_THREAD;
+	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
 	int fd = open_ns(thread ? "/proc/thread-self" : "/proc/self", ns, !thread);
-	int r;
 
 	if (fd >= 0 || fd == -EACCES)
 		return fd;
 	/* No /proc, or an error the kernel may word otherwise: ask it. */
-	r = __lpfd_kernel_has(__LPFD_FEAT_NS_IOCTLS);
-	if (r <= 0)
-		return r < 0 ? r : fd;
+	if (lpfd_native(LPFD_FEAT_NS_IOCTLS) <= 0)
+		return fd;
 	return ns_self_by_pidfd(t, cmd);
 }
 
@@ -198,30 +196,30 @@ static bool proc_dir_hidden_or_gone(const char *dir)
 	char path[64], link[8];
 
 	ns_path(path, sizeof(path), dir, "");
-	return __lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) ==
+	return lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) ==
 	       -ENOENT;
 }
 
 /* Another process, by the pid its pidfd's fdinfo gives. */
-static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
+static int ns_emulated_fd(int pidfd, const struct ns_desc *ns)
 {
-	struct __lpfd_fdinfo fi;
+	struct lpfd_fdinfo fi;
 	char dir[32];
 	int fd, r;
 
-	r = __lpfd_read_fdinfo(pidfd, &fi);
+	r = lpfd_read_fdinfo(pidfd, &fi);
 	if (r < 0)
 		return r;
 	if (!fi.is_pidfd)
-		return __lpfd_sys_ioctl(pidfd, cmd, NULL); /* that file's answer */
+		return lpfd_not_pidfd_errno(pidfd, &fi);
 	if (fi.pid < 0)
 		return -ESRCH;
 	if (fi.pid == 0)
 		return -EREMOTE; /* no /proc entry to open from here */
-	r = __lpfd_proc_is_ours();
+	r = lpfd_proc_is_ours();
 	if (r < 0)
 		return r;
-	__lpfd_proc_path(dir, sizeof(dir), "/proc/", fi.pid, "");
+	lpfd_proc_path(dir, sizeof(dir), "/proc/", fi.pid, "");
 	fd = open_ns(dir, ns, true);
 	/*
 	 * EACCES is the ptrace check's, or /proc's for a link whose task was
@@ -229,20 +227,21 @@ static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
 	 * pidfd tells which, as for a directory hidden or gone.
 	 */
 	if (fd == -EACCES || (fd == -ESRCH && proc_dir_hidden_or_gone(dir)))
-		return __lpfd_proc_missing_errno(pidfd);
+		return lpfd_proc_missing_errno(pidfd);
 	if (fd < 0)
 		return fd;
-	r = __lpfd_pidfd_unreaped(pidfd);
+	r = lpfd_pidfd_unreaped(pidfd);
 	if (r > 0)
 		return fd;
-	__lpfd_sys_close(fd);
+	lpfd_sys_close(fd);
 	return r < 0 ? r : -ESRCH;
 }
 
 /* Not a namespace command: after the kernel's EBADF for a closed fd, ENOTTY. */
-static int unknown_cmd(const struct __lpfd_target *t)
+static int unknown_cmd(const struct lpfd_route *t)
 {
-	if (t->kind == __LPFD_TARGET_FD && __lpfd_sys_fcntl(t->fd, F_GETFD, 0) < 0)
+	if (t->kind == LPFD_ROUTE_BAD ||
+	    (t->kind == LPFD_ROUTE_KERNEL && lpfd_sys_fcntl(t->fd, F_GETFD, 0) < 0))
 		return -EBADF;
 	return -ENOTTY;
 }
@@ -250,26 +249,27 @@ static int unknown_cmd(const struct __lpfd_target *t)
 static int get_namespace(int pidfd, unsigned int cmd)
 {
 	const struct ns_desc *ns = ns_of_cmd(cmd);
-	struct __lpfd_target t;
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 	int r;
 
-	(void)__lpfd_target_resolve(pidfd, &t); /* a bad value: fd -1, EBADF */
 	if (!ns)
 		return unknown_cmd(&t);
-	if (t.kind != __LPFD_TARGET_FD)
+	if (lpfd_route_is_self(&t))
 		return ns_self(&t, cmd, ns);
-	r = __lpfd_kernel_has(__LPFD_FEAT_NS_IOCTLS);
+	if (t.kind == LPFD_ROUTE_BAD)
+		return -EBADF;
+	r = lpfd_native(LPFD_FEAT_NS_IOCTLS);
 	if (r < 0)
 		return r;
 	if (r)
-		return __lpfd_sys_ioctl(t.fd, cmd, NULL);
-	return ns_emulated_fd(t.fd, cmd, ns);
+		return lpfd_sys_ioctl(t.fd, cmd, NULL);
+	return ns_emulated_fd(t.fd, ns);
 }
 
 LIBPIDFD_API int libpidfd_get_namespace(int pidfd, unsigned long ioctl_cmd)
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved,
+	return (int)lpfd_return(saved,
 				  get_namespace(pidfd, (unsigned int)ioctl_cmd));
 }

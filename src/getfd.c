@@ -7,8 +7,8 @@
  * lowest free fd, close-on-exec, EBADF for a bad one, as pidfd_getfd()
  * gives. PIDFD_SELF_THREAD reads the calling thread's table. The
  * thread-group leader's table is the same one unless the caller (or the
- * leader) did unshare(CLONE_FILES); kcmp() tells, and only then does the
- * kernel do it, through a pidfd on the leader, opened for this one call.
+ * leader) did unshare(CLONE_FILES). Only then does the kernel do it,
+ * through a pidfd on the leader, opened for this one call.
  */
 #include <fcntl.h>
 #include <linux/kcmp.h>
@@ -16,51 +16,107 @@
 #include "internal.h"
 #include "syscall.h"
 
-static int dup_own(int targetfd)
+static int getfd_self_thread(int targetfd)
 {
-	return __lpfd_sys_fcntl(targetfd, F_DUPFD_CLOEXEC, 0);
+	return lpfd_sys_fcntl(targetfd, F_DUPFD_CLOEXEC, 0);
 }
 
-/* Whether the caller surely shares the leader's file table (no kcmp: no). */
-static bool shares_leader_files(pid_t tgid, pid_t tid)
+/* The flags of a descriptor, as a /proc/<pid>/fdinfo file shows them. */
+static int fdinfo_flags(pid_t pid, int fd, unsigned int *flags)
 {
-	if (tid == tgid)
-		return true;
-	return __lpfd_sys_kcmp(tgid, tid, KCMP_FILES, 0, 0) == 0;
+	struct lpfd_fdinfo fi;
+	char dir[40], path[64], buf[512];
+	ssize_t n;
+
+	lpfd_proc_path(dir, sizeof(dir), "/proc/", pid, "/fdinfo/");
+	lpfd_proc_path(path, sizeof(path), dir, fd, "");
+	n = lpfd_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	(void)lpfd_parse_fdinfo(buf, (size_t)n, &fi);
+	*flags = fi.flags;
+	return 0;
 }
 
-static int getfd_leader(int targetfd)
+/*
+ * Whether fd, just made in the caller's table, is in the leader's table
+ * too: the leader's fdinfo must follow a change of the close-on-exec flag,
+ * which lives in the table, not in the open file. Where kcmp() is denied
+ * (the default seccomp profile of container runtimes) or missing
+ * (user-mode-linux), this tells a shared table without it.
+ */
+static bool leader_sees(int fd, pid_t tgid)
 {
-	pid_t tgid = __lpfd_sys_getpid();
-	int pidfd, r;
+	unsigned int before, after;
+	bool followed;
 
-	if (shares_leader_files(tgid, __lpfd_sys_gettid()))
-		return dup_own(targetfd);
-	pidfd = __lpfd_sys_pidfd_open(tgid, 0);
+	if (fdinfo_flags(tgid, fd, &before) < 0 || !(before & O_CLOEXEC) ||
+	    lpfd_sys_fcntl(fd, F_SETFD, 0) < 0)
+		return false;
+	followed = fdinfo_flags(tgid, fd, &after) == 0 && !(after & O_CLOEXEC);
+	lpfd_sys_fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return followed;
+}
+
+/* The caller's table is the leader's: kcmp() says so, or the leader sees fd. */
+static bool shares_leader_files(pid_t tgid, pid_t tid, int fd)
+{
+	int r = lpfd_sys_kcmp(tgid, tid, KCMP_FILES, 0, 0);
+
+	if (r >= 0)
+		return r == 0;
+	return leader_sees(fd, tgid);
+}
+
+/*
+ * pidfd_getfd() on a pidfd of the leader, opened for this one call at a
+ * number other than targetfd: where that number was free in our table, it
+ * could be free in the leader's (the same table) and get the pidfd itself.
+ */
+static int getfd_through_leader(pid_t tgid, int targetfd)
+{
+	int pidfd = lpfd_sys_pidfd_open(tgid, 0), fd;
+
+	if (pidfd == targetfd) {
+		fd = lpfd_sys_fcntl(pidfd, F_DUPFD_CLOEXEC, targetfd + 1);
+		lpfd_sys_close(pidfd);
+		pidfd = fd;
+	}
 	if (pidfd < 0)
 		return pidfd;
-	r = __lpfd_sys_pidfd_getfd(pidfd, targetfd, 0);
-	__lpfd_sys_close(pidfd);
-	return r;
+	fd = lpfd_sys_pidfd_getfd(pidfd, targetfd, 0);
+	lpfd_sys_close(pidfd);
+	return fd;
 }
 
-static int getfd(int pidfd, int targetfd, unsigned int flags)
+static int getfd_self_process(int targetfd)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	pid_t tgid = lpfd_sys_getpid(), tid = lpfd_sys_gettid();
+	int fd = getfd_self_thread(targetfd);
 
-	if (r < 0 || t.kind == __LPFD_TARGET_FD)
-		return __lpfd_sys_pidfd_getfd(t.fd, targetfd, flags);
+	if (tid == tgid || (fd >= 0 && shares_leader_files(tgid, tid, fd)))
+		return fd;
+	if (fd >= 0)
+		lpfd_sys_close(fd);
+	return getfd_through_leader(tgid, targetfd);
+}
+
+static int do_getfd(int pidfd, int targetfd, unsigned int flags)
+{
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+
+	if (!lpfd_route_is_self(&r))
+		return lpfd_sys_pidfd_getfd(r.fd, targetfd, flags);
 	if (flags)
 		return -EINVAL;
-	if (t.kind == __LPFD_TARGET_SELF_THREAD)
-		return dup_own(targetfd);
-	return getfd_leader(targetfd);
+	if (r.kind == LPFD_ROUTE_SELF_THREAD)
+		return getfd_self_thread(targetfd);
+	return getfd_self_process(targetfd);
 }
 
 LIBPIDFD_API int libpidfd_getfd(int pidfd, int targetfd, unsigned int flags)
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, getfd(pidfd, targetfd, flags));
+	return (int)lpfd_return(saved, do_getfd(pidfd, targetfd, flags));
 }

@@ -5,8 +5,9 @@
  * Native: PIDFD_GET_INFO, which checks the namespace itself. Emulated: the
  * "Pid:" line of /proc/self/fdinfo/<fd>, which the kernel writes as -1 once
  * the process is reaped and 0 when it lies outside our pid namespace.
- * Either way an fd that is not a pidfd is EBADF, as in glibc's
- * pidfd_getpid(), and the sentinels need no system call beyond get[tp]id.
+ * Either way an fd that is not a pidfd is EBADF, whatever the file itself
+ * answers, as in glibc's pidfd_getpid(), and the sentinels need no system
+ * call beyond get[tp]id.
  */
 #include "internal.h"
 #include "syscall.h"
@@ -14,23 +15,23 @@
 static pid_t getpid_native(int pidfd)
 {
 	struct pidfd_info info = { .mask = 0 };
-	int r = __lpfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0);
+	int r = lpfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0);
 
 	if (r < 0)
-		return r == -ENOTTY ? -EBADF : r;
+		return r == -ESRCH || r == -EREMOTE ? r : -EBADF;
 	return (pid_t)info.pid;
 }
 
 static pid_t getpid_emulated(int pidfd)
 {
-	struct __lpfd_fdinfo fi;
-	int r = __lpfd_read_fdinfo(pidfd, &fi);
+	struct lpfd_fdinfo fi;
+	int r = lpfd_read_fdinfo(pidfd, &fi);
 
 	if (r < 0)
 		return r;
 	if (!fi.is_pidfd)
 		return -EBADF;
-	r = __lpfd_proc_is_ours();
+	r = lpfd_proc_is_ours();
 	if (r < 0)
 		return r;
 	if (fi.pid == 0)
@@ -38,31 +39,24 @@ static pid_t getpid_emulated(int pidfd)
 	return fi.pid < 0 ? -ESRCH : fi.pid;
 }
 
-static pid_t getpid_self(const struct __lpfd_target *t)
-{
-	if (t->kind == __LPFD_TARGET_SELF_THREAD)
-		return __lpfd_sys_gettid();
-	return __lpfd_sys_getpid();
-}
-
 static pid_t do_getpid(int pidfd)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	int native;
 
-	if (r < 0)
-		return r;
-	if (t.kind != __LPFD_TARGET_FD)
-		return getpid_self(&t);
-	r = __lpfd_kernel_has(__LPFD_FEAT_GET_INFO);
-	if (r < 0)
-		return r;
-	return r ? getpid_native(pidfd) : getpid_emulated(pidfd);
+	if (r.kind == LPFD_ROUTE_BAD)
+		return -EBADF;
+	if (lpfd_route_is_self(&r))
+		return lpfd_route_self_id(&r);
+	native = lpfd_native(LPFD_FEAT_GET_INFO);
+	if (native < 0)
+		return native;
+	return native ? getpid_native(r.fd) : getpid_emulated(r.fd);
 }
 
 LIBPIDFD_API pid_t libpidfd_getpid(int pidfd)
 {
 	int saved = errno;
 
-	return (pid_t)__lpfd_return(saved, do_getpid(pidfd));
+	return (pid_t)lpfd_return(saved, do_getpid(pidfd));
 }

@@ -2,11 +2,11 @@
 /*
  * Internal interfaces of libpidfd. Everything here is hidden from the
  * shared library's symbol table (-fvisibility=hidden and the version script)
- * and, being visible in a static link, carries the __lpfd_ prefix.
+ * and, being visible in a static link, carries the lpfd_ prefix.
  *
  * Conventions: internal functions return a value >= 0 or -errno and never
  * rely on errno; the public entry points convert once, through
- * __lpfd_return(), and leave errno untouched on success.
+ * lpfd_return(), and leave errno untouched on success.
  */
 #ifndef LIBPIDFD_INTERNAL_H
 #define LIBPIDFD_INTERNAL_H
@@ -18,21 +18,22 @@
 #include <sys/types.h>
 
 #include "libpidfd.h"
+#include "feature_list.h"
 
 #define LIBPIDFD_API __attribute__((visibility("default")))
 
-#define __lpfd_unlikely(x) __builtin_expect(!!(x), 0)
-#define __lpfd_likely(x) __builtin_expect(!!(x), 1)
-#define __lpfd_array_size(a) (sizeof(a) / sizeof((a)[0]))
+#define lpfd_unlikely(x) __builtin_expect(!!(x), 0)
+#define lpfd_likely(x) __builtin_expect(!!(x), 1)
+#define lpfd_array_size(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A return value that is -errno (sentinels, below -4095, are not). */
-static inline bool __lpfd_is_errno(long ret)
+static inline bool lpfd_is_errno(long ret)
 {
 	return ret < 0 && ret > -4096;
 }
 
 /* The public boundary: -errno becomes -1/errno; success keeps errno as it was. */
-static inline long __lpfd_return(int saved_errno, long ret)
+static inline long lpfd_return(int saved_errno, long ret)
 {
 	if (ret < 0) {
 		errno = (int)-ret;
@@ -43,106 +44,136 @@ static inline long __lpfd_return(int saved_errno, long ret)
 }
 
 /* ------------------------------------------------------------------------
- * Feature probes (src/probe.c). One entry per kernel feature, each found out
- * once by a real, harmless call and cached lock-free.
+ * Feature probes (src/probe.c), one per line of src/feature_list.h. Each is
+ * found out by a real, harmless call (never a process or a thread: the
+ * caller may run under seccomp or a pids limit) and cached lock-free.
  */
-enum __lpfd_feature {
-	__LPFD_FEAT_PIDFD_OPEN,       /* 5.3:  pidfd_open(2) */
-	__LPFD_FEAT_SEND_SIGNAL,      /* 5.1:  pidfd_send_signal(2) */
-	__LPFD_FEAT_WAITID_PIDFD,     /* 5.4:  waitid(P_PIDFD) */
-	__LPFD_FEAT_GETFD,            /* 5.6:  pidfd_getfd(2) */
-	__LPFD_FEAT_PROCESS_MADVISE,  /* 5.10: process_madvise(2) */
-	__LPFD_FEAT_PROCESS_MRELEASE, /* 5.15: process_mrelease(2) */
-	__LPFD_FEAT_PIDFD_THREAD,     /* 6.9:  pidfd_open(tid, PIDFD_THREAD) */
-	__LPFD_FEAT_NS_IOCTLS,        /* 6.11: PIDFD_GET_*_NAMESPACE */
-	__LPFD_FEAT_GET_INFO,         /* 6.13: PIDFD_GET_INFO */
-	__LPFD_FEAT_INFO_EXIT,        /* 6.15: PIDFD_INFO_EXIT after reap */
-	__LPFD_FEAT_SELF_SENTINELS,   /* 6.15: PIDFD_SELF_THREAD (-10000) */
-	__LPFD_FEAT_INFO_COREDUMP,    /* 6.16: PIDFD_INFO_COREDUMP */
-	__LPFD_FEAT_SELF_GROUP_10001, /* 6.17: PIDFD_SELF_THREAD_GROUP is -10001 */
-	__LPFD_FEAT_INFO_SUPPORTED,   /* 6.19: PIDFD_INFO_SUPPORTED_MASK */
-	__LPFD_FEAT_INFO_CODE,        /* 7.1:  PIDFD_INFO_COREDUMP_CODE */
-	__LPFD_FEAT_COUNT,
+enum lpfd_feature {
+#define LPFD_FEATURE_ENUM(NAME, name, since, emulable, what) LPFD_FEAT_##NAME,
+	LPFD_FEATURES(LPFD_FEATURE_ENUM)
+#undef LPFD_FEATURE_ENUM
+	LPFD_FEAT_COUNT
 };
 
 /*
- * 1 if the kernel has the feature and the library may use it, 0 if not
- * (absent, or LIBPIDFD_EMULATE=1 in force), -errno if the probe itself
- * could not run (EMFILE, say); such a result is not cached.
+ * Does the kernel have the feature? 1 yes, 0 no. A probe that cannot run
+ * runs again on the next call, LPFD_PROBE_TRIES times in all; after that
+ * the answer is 0 for good: the library's emulation where it has one, else
+ * the kernel's own errno from the call itself. Until then, a probe short
+ * of descriptors or memory gives its -errno (EMFILE, ...), which the call
+ * returns; one refused (EPERM from a seccomp filter) gives 0.
  */
-int __lpfd_kernel_has(enum __lpfd_feature feat);
-/* Like __lpfd_kernel_has(), ignoring LIBPIDFD_EMULATE. */
-int __lpfd_kernel_has_raw(enum __lpfd_feature feat);
-bool __lpfd_emulate_forced(void);
+#define LPFD_PROBE_TRIES 3
+int lpfd_kernel_has(enum lpfd_feature feat);
+/* Take the native path for the feature? 0 also under LIBPIDFD_EMULATE=1. */
+int lpfd_native(enum lpfd_feature feat);
+bool lpfd_emulate_forced(void);
 /* Force (1) or lift (0) emulation, whatever the environment says: tests only. */
-void __lpfd_emulate_override(int on);
+void lpfd_emulate_override(int on);
+
+/*
+ * The kernel's PIDFD_GET_INFO, found out once: the size of its struct
+ * pidfd_info (0 without the ioctl) and the bits it lists in supported_mask
+ * (0 before 6.19).
+ */
+struct lpfd_kernel_info {
+	uint32_t size;
+	uint64_t supported;
+};
+void lpfd_kernel_info(struct lpfd_kernel_info *out);
 
 /* ------------------------------------------------------------------------
- * The one place a pidfd argument is resolved (src/target.c).
+ * Routing a pidfd argument (src/target.c): the one place that tells a file
+ * descriptor from a sentinel, and a sentinel the kernel takes from one the
+ * library does itself.
  */
-enum __lpfd_target_kind {
-	__LPFD_TARGET_FD,          /* a file descriptor, pidfd or not */
-	__LPFD_TARGET_SELF_THREAD, /* PIDFD_SELF_THREAD */
-	__LPFD_TARGET_SELF_GROUP,  /* PIDFD_SELF_THREAD_GROUP, either value */
+enum lpfd_route_kind {
+	LPFD_ROUTE_KERNEL,       /* hand the kernel fd: a fd, or a sentinel it takes */
+	LPFD_ROUTE_BAD,          /* a negative value that names nothing: fd is -1,
+				    which the kernel calls EBADF after judging
+				    the other arguments, in its own order */
+	LPFD_ROUTE_SELF_THREAD,  /* PIDFD_SELF_THREAD, done by the library */
+	LPFD_ROUTE_SELF_PROCESS, /* PIDFD_SELF_THREAD_GROUP, either value, likewise */
+	LPFD_ROUTE_ERROR,        /* a probe could not run: err is its -errno */
 };
 
-struct __lpfd_target {
-	enum __lpfd_target_kind kind;
-	int fd; /* the caller's fd, for __LPFD_TARGET_FD */
+struct lpfd_route {
+	enum lpfd_route_kind kind;
+	int fd;
+	int err;
 };
 
 /*
- * Classify a pidfd argument: 0, or -EBADF for a negative value that is no
- * sentinel. It makes no system call. On -EBADF, *t is still a plain fd
- * target, fd -1: a caller that hands it to the kernel gets EBADF after the
- * kernel has judged the call's other arguments, in the kernel's own order.
+ * Where a pidfd argument goes. call is the system call's own feature where
+ * the kernel takes the sentinels in it from 6.15 on (LPFD_FEAT_SEND_SIGNAL,
+ * _PROCESS_MADVISE, _PROCESS_MRELEASE), or LPFD_NO_SENTINELS for a call
+ * no kernel takes them in (the ioctls, pidfd_getfd, waitid). No system call
+ * beyond the cached probes.
  */
-int __lpfd_target_resolve(int pidfd, struct __lpfd_target *t);
+#define LPFD_NO_SENTINELS LPFD_FEAT_COUNT
+struct lpfd_route lpfd_route(int pidfd, enum lpfd_feature call);
+static inline bool lpfd_route_is_self(const struct lpfd_route *r)
+{
+	return r->kind == LPFD_ROUTE_SELF_THREAD ||
+	       r->kind == LPFD_ROUTE_SELF_PROCESS;
+}
+/* The caller's tid for a thread route, its pid for a process route. */
+pid_t lpfd_route_self_id(const struct lpfd_route *r);
+/* Open a real pidfd (close-on-exec) for a self route. */
+int lpfd_route_open_self(const struct lpfd_route *r);
+
+struct lpfd_fdinfo;
 /*
- * The sentinel value the running kernel understands for a self target
- * (itself negative: tell it from an error with __lpfd_is_errno()), or
- * -EBADF where the kernel takes none, or another -errno.
+ * What the newest kernel answers to a pidfs ioctl on a fd that is not a
+ * pidfd (fi, its fdinfo): EBADF for an O_PATH file, EINVAL for epoll (which
+ * has its own ioctls since 6.9), ENOTTY for any other.
  */
-int __lpfd_target_kernel_sentinel(const struct __lpfd_target *t);
-/* Open a real pidfd for a self target (close-on-exec). */
-int __lpfd_target_open_self(const struct __lpfd_target *t);
+int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi);
+
+/* ------------------------------------------------------------------------
+ * The caller's buffers (src/user.c), judged as the kernel's
+ * copy_from_user() and copy_to_user() judge them: -EFAULT for memory the
+ * kernel would fault on, never a crash. One system call per page.
+ */
+int lpfd_user_readable(const void *p, size_t n);
+int lpfd_user_writable(void *p, size_t n);
 
 /* ------------------------------------------------------------------------
  * /proc readers (src/proc.c) and their pure parsers (src/parse.c), which
  * take a buffer so that they can be fuzzed without /proc.
  */
-struct __lpfd_fdinfo {
+struct lpfd_fdinfo {
 	int pid;         /* "Pid:": >0, 0 (not in this pid namespace), -1 (reaped) */
 	unsigned int flags; /* "flags:", octal */
 	bool is_pidfd;   /* a "Pid:" line was there */
 };
 
-struct __lpfd_status {
+struct lpfd_status {
 	int pid, tgid, ppid;
 	unsigned int uid[4]; /* real, effective, saved, filesystem */
 	unsigned int gid[4];
 	char state;          /* 'R', 'S', 'Z', ... */
 	int nspid_first;     /* "NSpid:": the pid in procfs's pid namespace, */
 	int nspid_levels;    /* and how many namespaces down to the task's own */
-	unsigned int have;   /* __LPFD_ST_* */
+	unsigned int have;   /* LPFD_ST_* */
 };
-#define __LPFD_ST_PID   (1u << 0)
-#define __LPFD_ST_TGID  (1u << 1)
-#define __LPFD_ST_PPID  (1u << 2)
-#define __LPFD_ST_UID   (1u << 3)
-#define __LPFD_ST_GID   (1u << 4)
-#define __LPFD_ST_STATE (1u << 5)
-#define __LPFD_ST_ALL   0x3fu /* all that get_info needs */
-#define __LPFD_ST_NSPID (1u << 6)
+#define LPFD_ST_PID   (1u << 0)
+#define LPFD_ST_TGID  (1u << 1)
+#define LPFD_ST_PPID  (1u << 2)
+#define LPFD_ST_UID   (1u << 3)
+#define LPFD_ST_GID   (1u << 4)
+#define LPFD_ST_STATE (1u << 5)
+#define LPFD_ST_ALL   0x3fu /* all that get_info needs */
+#define LPFD_ST_NSPID (1u << 6)
 
 /* Longest cgroup path the library resolves; longer ones leave CGROUPID clear. */
-#define __LPFD_PATH_MAX 1024
+#define LPFD_PATH_MAX 1024
 
-int __lpfd_parse_fdinfo(const char *buf, size_t len, struct __lpfd_fdinfo *out);
-int __lpfd_parse_status(const char *buf, size_t len, struct __lpfd_status *out);
+int lpfd_parse_fdinfo(const char *buf, size_t len, struct lpfd_fdinfo *out);
+int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out);
 /* The cgroup2 ("0::") path of /proc/<pid>/cgroup, NUL-terminated, or -ENOENT. */
-int __lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size);
-struct __lpfd_mountinfo {
+int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size);
+struct lpfd_mountinfo {
 	int mnt_id;
 	char *root; /* the cgroup mounted there, as our cgroup namespace sees it */
 	char *mnt;  /* where it is mounted */
@@ -152,60 +183,80 @@ struct __lpfd_mountinfo {
  * 0 and root and mount point, unescaped and NUL-terminated, if it is a
  * cgroup2 mount; else -ENOENT.
  */
-int __lpfd_parse_mountinfo_line(char *line, size_t len,
-				struct __lpfd_mountinfo *out);
+int lpfd_parse_mountinfo_line(char *line, size_t len,
+				struct lpfd_mountinfo *out);
 /* Parse a decimal int at *p (optional '-'), advance *p; -EINVAL if none. */
-int __lpfd_parse_int(const char **p, const char *end, long long *out);
+int lpfd_parse_int(const char **p, const char *end, long long *out);
+/* What pidfd(1) shows of /proc/<pid>/stat; a field is set only if well-formed. */
+struct lpfd_stat {
+	char comm[64];           /* the command name, cut to fit */
+	char state;              /* 'R', 'S', 'Z', ... */
+	unsigned long long start; /* clock ticks after boot */
+	unsigned int have;       /* LPFD_STAT_* */
+};
+#define LPFD_STAT_COMM  (1u << 0)
+#define LPFD_STAT_STATE (1u << 1)
+#define LPFD_STAT_START (1u << 2)
+/* 0 with what was well-formed, or -ENOENT if there is no "(comm)". */
+int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out);
+/* /proc/<pid>/cmdline joined by spaces into out: its length, or -ENOENT. */
+ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
+			     size_t size);
 
 /* Whether fd is on a file system of this magic (PROC_SUPER_MAGIC, ...). */
-bool __lpfd_fd_on_fs(int fd, unsigned long magic);
+bool lpfd_fd_on_fs(int fd, unsigned long magic);
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
-ssize_t __lpfd_read_file(const char *path, char *buf, size_t size);
+ssize_t lpfd_read_file(const char *path, char *buf, size_t size);
 /* Format "/proc/<pid>/<name>" or "/proc/thread-self/fdinfo/<fd>" into buf. */
-void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
+void lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 		      const char *post);
-int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out);
-int __lpfd_read_status(int pid, struct __lpfd_status *out);
+int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out);
+int lpfd_read_status(int pid, struct lpfd_status *out);
 /*
  * Call fn on each whole line (newline dropped, editable in place) of a
  * procfs file of any length, read in chunks of size; a line longer than
  * the chunk is skipped. fn returns 0 to go on, anything else to stop the
  * reading with that value, which is returned.
  */
-int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
+int lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
 			      int (*fn)(char *line, size_t len, void *ctx),
 			      void *ctx);
 /* The cgroup2 id of the path a /proc/.../cgroup file names, or -errno. */
-int __lpfd_read_cgroupid(const char *cgroup_file, uint64_t *id);
+int lpfd_read_cgroupid(const char *cgroup_file, uint64_t *id);
 /*
  * 0 if /proc belongs to the caller's pid namespace; -ENOSYS if it is
  * missing or another namespace's, where the emulation cannot answer; or
  * another -errno (EMFILE, say) if it could not be found out.
  */
-int __lpfd_proc_is_ours(void);
+int lpfd_proc_is_ours(void);
 
 /*
  * The emulated "is the process behind this pidfd still unreaped?" check
  * that ends every /proc-based answer: 1 yes, 0 reaped, -errno.
  */
-int __lpfd_pidfd_unreaped(int pidfd);
+int lpfd_pidfd_unreaped(int pidfd);
 /*
  * The errno for a /proc/<pid> entry found missing for a pidfd's process:
  * -ESRCH once it is reaped, -EACCES while it is not (/proc hides it from
  * us: hidepid=2), or -errno of the check.
  */
-int __lpfd_proc_missing_errno(int pidfd);
+int lpfd_proc_missing_errno(int pidfd);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
-int __lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
 /*
  * Bring a struct pidfd_info written by a kernel whose struct has ksize
  * bytes (64 to 88) to the newest layout; size is the caller's struct size,
  * req the mask the caller asked with.
  */
-void __lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
+void lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
 			   size_t ksize);
+/*
+ * The size of the kernel's struct pidfd_info (72 for anything older than
+ * 6.19) from its answer to a PIDFD_INFO_SUPPORTED_MASK request.
+ */
+size_t lpfd_info_kernel_size(const struct pidfd_info *answer);
 /* The PIDFD_INFO_* bits libpidfd_get_info() can return on this kernel. */
-uint64_t __lpfd_info_supported_mask(void);
+uint64_t lpfd_info_supported_mask(void);
 
 #endif /* LIBPIDFD_INTERNAL_H */

@@ -12,5 +12,5 @@ LIBPIDFD_API int libpidfd_open(pid_t pid, unsigned int flags)
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, __lpfd_sys_pidfd_open(pid, flags));
+	return (int)lpfd_return(saved, lpfd_sys_pidfd_open(pid, flags));
 }

@@ -63,7 +63,7 @@ static int parse_digits(const char **p, const char *end, unsigned base,
 	return 0;
 }
 
-int __lpfd_parse_int(const char **p, const char *end, long long *out)
+int lpfd_parse_int(const char **p, const char *end, long long *out)
 {
 	bool neg = false;
 	int r;
@@ -83,12 +83,12 @@ static bool field_int(const char **p, const char *end, long long lo,
 		      long long hi, long long *out)
 {
 	skip_blanks(p, end);
-	if (__lpfd_parse_int(p, end, out) < 0 || *out < lo || *out > hi)
+	if (lpfd_parse_int(p, end, out) < 0 || *out < lo || *out > hi)
 		return false;
 	return *p == end || **p == ' ' || **p == '\t';
 }
 
-int __lpfd_parse_fdinfo(const char *buf, size_t len, struct __lpfd_fdinfo *out)
+int lpfd_parse_fdinfo(const char *buf, size_t len, struct lpfd_fdinfo *out)
 {
 	const char *p = buf, *end = buf + len, *line, *v;
 	size_t n;
@@ -134,7 +134,7 @@ static bool four_ids(const char *v, const char *le, unsigned int ids[4])
  * "NSpid:": the pid in each pid namespace from procfs's down to the task's
  * own, at most 32 (the kernel's nesting limit), all well-formed or none.
  */
-static void nspid(const char *v, const char *le, struct __lpfd_status *out)
+static void nspid(const char *v, const char *le, struct lpfd_status *out)
 {
 	long long x, first = 0;
 	int levels = 0;
@@ -150,10 +150,10 @@ static void nspid(const char *v, const char *le, struct __lpfd_status *out)
 		return;
 	out->nspid_first = (int)first;
 	out->nspid_levels = levels;
-	out->have |= __LPFD_ST_NSPID;
+	out->have |= LPFD_ST_NSPID;
 }
 
-int __lpfd_parse_status(const char *buf, size_t len, struct __lpfd_status *out)
+int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out)
 {
 	const char *p = buf, *end = buf + len, *line, *v;
 	size_t n;
@@ -166,31 +166,31 @@ int __lpfd_parse_status(const char *buf, size_t len, struct __lpfd_status *out)
 		if (line_value(line, n, "State:", &v)) {
 			if (v < le) {
 				out->state = *v;
-				out->have |= __LPFD_ST_STATE;
+				out->have |= LPFD_ST_STATE;
 			}
 		} else if (line_value(line, n, "Tgid:", &v)) {
 			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
 				out->tgid = (int)x;
-				out->have |= __LPFD_ST_TGID;
+				out->have |= LPFD_ST_TGID;
 			}
 		} else if (line_value(line, n, "Pid:", &v)) {
 			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
 				out->pid = (int)x;
-				out->have |= __LPFD_ST_PID;
+				out->have |= LPFD_ST_PID;
 			}
 		} else if (line_value(line, n, "PPid:", &v)) {
 			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
 				out->ppid = (int)x;
-				out->have |= __LPFD_ST_PPID;
+				out->have |= LPFD_ST_PPID;
 			}
 		} else if (line_value(line, n, "NSpid:", &v)) {
 			nspid(v, le, out);
 		} else if (line_value(line, n, "Uid:", &v)) {
 			if (four_ids(v, le, out->uid))
-				out->have |= __LPFD_ST_UID;
+				out->have |= LPFD_ST_UID;
 		} else if (line_value(line, n, "Gid:", &v)) {
 			if (four_ids(v, le, out->gid))
-				out->have |= __LPFD_ST_GID;
+				out->have |= LPFD_ST_GID;
 		}
 	}
 	return 0;
@@ -201,7 +201,7 @@ int __lpfd_parse_status(const char *buf, size_t len, struct __lpfd_status *out)
  * names a cgroup that is gone, and one with ".." components lies outside
  * our cgroup namespace: neither can be resolved to the right cgroup.
  */
-int __lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size)
+int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size)
 {
 	static const char deleted[] = " (deleted)";
 	const char *p = buf, *end = buf + len, *line, *v;
@@ -262,8 +262,8 @@ static char *next_field(char **p, char *end, size_t *len)
 	return f;
 }
 
-int __lpfd_parse_mountinfo_line(char *line, size_t len,
-				struct __lpfd_mountinfo *out)
+int lpfd_parse_mountinfo_line(char *line, size_t len,
+				struct lpfd_mountinfo *out)
 {
 	char *p = line, *end = line + len, *f[5], *fs = NULL;
 	size_t flen[5], n;
@@ -285,7 +285,7 @@ int __lpfd_parse_mountinfo_line(char *line, size_t len,
 	if (!fs || n != 7 || memcmp(fs, "cgroup2", 7) != 0)
 		return -ENOENT;
 	q = f[0];
-	if (__lpfd_parse_int(&q, f[0] + flen[0], &id) < 0 ||
+	if (lpfd_parse_int(&q, f[0] + flen[0], &id) < 0 ||
 	    q != f[0] + flen[0] || id < 0 || id > 0x7fffffff)
 		return -ENOENT;
 	flen[3] = unescape(f[3], flen[3]);
@@ -299,4 +299,69 @@ int __lpfd_parse_mountinfo_line(char *line, size_t len,
 	out->root = f[3];
 	out->mnt = f[4];
 	return 0;
+}
+
+/*
+ * /proc/<pid>/stat: "pid (comm) S ppid ... starttime ...". The command
+ * name may hold spaces and parentheses, so it ends at the last ')'. The
+ * start time is field 22, in clock ticks after boot.
+ */
+int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out)
+{
+	const char *open = memchr(buf, '(', len), *close = NULL, *p, *end = buf + len;
+	long long x;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	for (p = open ? open + 1 : end; p < end; p++)
+		if (*p == ')')
+			close = p;
+	if (!close)
+		return -ENOENT;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(out->comm))
+		n = sizeof(out->comm) - 1;
+	memcpy(out->comm, open + 1, n);
+	out->comm[n] = '\0';
+	if (strlen(out->comm) == n)
+		out->have |= LPFD_STAT_COMM;
+	p = close + 1;
+	if (end - p < 3 || p[0] != ' ' || p[1] <= ' ' || (p + 2 < end && p[2] != ' '))
+		return 0;
+	out->state = p[1];
+	out->have |= LPFD_STAT_STATE;
+	p += 2;
+	/* Fields 4 to 21 (ppid to itrealvalue), then the start time. */
+	for (int field = 4; field <= 22; field++) {
+		if (p >= end || *p != ' ')
+			return 0;
+		p++;
+		if (lpfd_parse_int(&p, end, &x) < 0)
+			return 0;
+	}
+	if (x < 0 || (p < end && *p != ' ' && *p != '\n'))
+		return 0;
+	out->start = (unsigned long long)x;
+	out->have |= LPFD_STAT_START;
+	return 0;
+}
+
+/*
+ * /proc/<pid>/cmdline: the arguments, each ended by a NUL, joined by
+ * spaces into out (NUL-terminated, cut to fit). Its length, or -ENOENT if
+ * there is none (a kernel thread, a zombie).
+ */
+ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
+			     size_t size)
+{
+	size_t o = 0;
+
+	while (len && buf[len - 1] == '\0')
+		len--;
+	if (!len || !size)
+		return -ENOENT;
+	for (size_t i = 0; i < len && o + 1 < size; i++)
+		out[o++] = buf[i] ? buf[i] : ' ';
+	out[o] = '\0';
+	return (ssize_t)o;
 }

@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "syscall.h"
 
-void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
+void lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 		      const char *post)
 {
 	char digits[24];
@@ -41,19 +41,19 @@ void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
  */
 static int open_proc(const char *path)
 {
-	int fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	int fd = lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0 || __lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC))
+	if (fd < 0 || lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC))
 		return fd;
-	__lpfd_sys_close(fd);
+	lpfd_sys_close(fd);
 	return -ENOSYS;
 }
 
-bool __lpfd_fd_on_fs(int fd, unsigned long magic)
+bool lpfd_fd_on_fs(int fd, unsigned long magic)
 {
 	struct statfs sfs;
 
-	return __lpfd_sc(__NR_fstatfs, fd, &sfs, 0, 0, 0, 0) == 0 &&
+	return lpfd_sc(__NR_fstatfs, fd, &sfs, 0, 0, 0, 0) == 0 &&
 	       (unsigned long)sfs.f_type == magic;
 }
 
@@ -61,7 +61,7 @@ bool __lpfd_fd_on_fs(int fd, unsigned long magic)
  * Read a small file whole. If it does not fit, only whole lines are kept,
  * so that a parser never sees a number cut short.
  */
-ssize_t __lpfd_read_file(const char *path, char *buf, size_t size)
+ssize_t lpfd_read_file(const char *path, char *buf, size_t size)
 {
 	size_t len = 0;
 	ssize_t n = 0;
@@ -71,14 +71,14 @@ ssize_t __lpfd_read_file(const char *path, char *buf, size_t size)
 	if (fd < 0)
 		return fd;
 	while (len + 1 < size) {
-		n = __lpfd_sys_read(fd, buf + len, size - 1 - len);
+		n = lpfd_sys_read(fd, buf + len, size - 1 - len);
 		if (n == -EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
-	__lpfd_sys_close(fd);
+	lpfd_sys_close(fd);
 	if (n < 0)
 		return n;
 	if (len + 1 >= size) {
@@ -97,7 +97,7 @@ static int missing_fdinfo_errno(int fd, int err)
 {
 	if (err != -ENOENT && err != -ENOSYS)
 		return err;
-	if (__lpfd_sys_fcntl(fd, F_GETFD, 0) < 0)
+	if (lpfd_sys_fcntl(fd, F_GETFD, 0) < 0)
 		return -EBADF;
 	return -ENOSYS;
 }
@@ -107,7 +107,7 @@ static int missing_fdinfo_errno(int fd, int err)
  * line longer than the chunk is skipped. fn returns 0 to go on, anything
  * else to stop with that value.
  */
-int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
+int lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
 			       int (*fn)(char *line, size_t len, void *ctx),
 			       void *ctx)
 {
@@ -122,7 +122,7 @@ int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
 	for (;;) {
 		char *p = buf, *nl;
 
-		n = __lpfd_sys_read(fd, buf + have, size - have);
+		n = lpfd_sys_read(fd, buf + have, size - have);
 		if (n == -EINTR)
 			continue;
 		if (n < 0) {
@@ -151,7 +151,7 @@ int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
 		}
 	}
 out:
-	__lpfd_sys_close(fd);
+	lpfd_sys_close(fd);
 	return r;
 }
 
@@ -188,7 +188,7 @@ static ssize_t read_key_line(const char *path, const char *key, char *buf,
 {
 	struct key_line k = { key, strlen(key), buf, size, -ENODATA };
 	char chunk[1024];
-	int r = __lpfd_proc_for_each_line(path, chunk, sizeof(chunk),
+	int r = lpfd_proc_for_each_line(path, chunk, sizeof(chunk),
 					  copy_key_line, &k);
 
 	return r < 0 ? r : k.len;
@@ -213,13 +213,13 @@ static int proc_init_ns_is_ours(void)
 
 	if (__atomic_load_n(&init_ns_refused, __ATOMIC_RELAXED))
 		return -EACCES;
-	r = (int)__lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/1/ns/pid", &init_ns,
+	r = (int)lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/1/ns/pid", &init_ns,
 			   0, 0, 0);
 	if (r == -EACCES || r == -EPERM)
 		__atomic_store_n(&init_ns_refused, 1, __ATOMIC_RELAXED);
 	if (r < 0)
 		return r;
-	r = (int)__lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/self/ns/pid",
+	r = (int)lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/self/ns/pid",
 			   &our_ns, 0, 0, 0);
 	if (r < 0)
 		return r;
@@ -240,9 +240,9 @@ static int proc_init_ns_is_ours(void)
  * the parent namespace's pids as its own. A kernel without pid namespaces
  * has no NSpid line, and only one /proc to mount.
  */
-int __lpfd_proc_is_ours(void)
+int lpfd_proc_is_ours(void)
 {
-	struct __lpfd_status st;
+	struct lpfd_status st;
 	char line[512];
 	ssize_t n;
 
@@ -256,9 +256,9 @@ int __lpfd_proc_is_ours(void)
 		return -ENOSYS;
 	if (n < 0)
 		return (int)n;
-	(void)__lpfd_parse_status(line, (size_t)n, &st);
-	if (!(st.have & __LPFD_ST_NSPID) || st.nspid_levels != 1 ||
-	    st.nspid_first != __lpfd_sys_getpid())
+	(void)lpfd_parse_status(line, (size_t)n, &st);
+	if (!(st.have & LPFD_ST_NSPID) || st.nspid_levels != 1 ||
+	    st.nspid_first != lpfd_sys_getpid())
 		return -ENOSYS;
 	return 0;
 }
@@ -268,29 +268,29 @@ int __lpfd_proc_is_ours(void)
  * the leader's that /proc/self/fdinfo shows: there the same number may
  * name another process's pidfd.
  */
-int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out)
+int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out)
 {
 	char path[48], buf[512];
 	ssize_t n;
 
-	__lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fdinfo/", fd, "");
-	n = __lpfd_read_file(path, buf, sizeof(buf));
+	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fdinfo/", fd, "");
+	n = lpfd_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return missing_fdinfo_errno(fd, (int)n);
-	(void)__lpfd_parse_fdinfo(buf, (size_t)n, out);
+	(void)lpfd_parse_fdinfo(buf, (size_t)n, out);
 	return 0;
 }
 
-int __lpfd_read_status(int pid, struct __lpfd_status *out)
+int lpfd_read_status(int pid, struct lpfd_status *out)
 {
 	char path[48], buf[1024];
 	ssize_t n;
 
-	__lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/status");
-	n = __lpfd_read_file(path, buf, sizeof(buf));
+	lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/status");
+	n = lpfd_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
-	return __lpfd_parse_status(buf, (size_t)n, out);
+	return lpfd_parse_status(buf, (size_t)n, out);
 }
 
 /*
@@ -301,16 +301,16 @@ int __lpfd_read_status(int pid, struct __lpfd_status *out)
  * found, but a seccomp filter or an LSM can say it for any, and taking it
  * as proof let a reused pid's data through.
  */
-int __lpfd_pidfd_unreaped(int pidfd)
+int lpfd_pidfd_unreaped(int pidfd)
 {
-	struct __lpfd_fdinfo fi;
-	int r = __lpfd_sys_pidfd_send_signal(pidfd, 0, NULL, 0);
+	struct lpfd_fdinfo fi;
+	int r = lpfd_sys_pidfd_send_signal(pidfd, 0, NULL, 0);
 
 	if (r == 0)
 		return 1;
 	if (r == -ESRCH)
 		return 0;
-	r = __lpfd_read_fdinfo(pidfd, &fi);
+	r = lpfd_read_fdinfo(pidfd, &fi);
 	if (r < 0)
 		return r;
 	return fi.is_pidfd && fi.pid != -1;
@@ -321,9 +321,9 @@ int __lpfd_pidfd_unreaped(int pidfd)
  * the caller (hidepid=2): the kernel's answer for a process one may not
  * look at is EACCES, and ESRCH would say it is gone.
  */
-int __lpfd_proc_missing_errno(int pidfd)
+int lpfd_proc_missing_errno(int pidfd)
 {
-	int r = __lpfd_pidfd_unreaped(pidfd);
+	int r = lpfd_pidfd_unreaped(pidfd);
 
 	if (r < 0)
 		return r;

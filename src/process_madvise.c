@@ -4,7 +4,7 @@
  *
  * Native: real pidfds go to the kernel as they are, and so do the
  * sentinels where the kernel takes them (6.15 on, which also takes any
- * advice on oneself, as from 6.12).
+ * advice on oneself, as from 6.12) and lets us call process_madvise.
  *
  * Emulated: advice on one's own memory is madvise(2), one call per iovec,
  * in the order and with the accounting of the kernel's vector_madvise():
@@ -22,16 +22,29 @@
 #include "syscall.h"
 
 /*
- * The kernel's errors for the iovec array (EFAULT, EINVAL for too many or
- * a negative length), which come before it looks at the pidfd: it reads
- * the array for a pidfd of -1 and stops at EBADF. 0 if the array is good,
- * or if the kernel (before 5.10) has no process_madvise to judge it.
+ * The kernel's errors for the iovec array (EINVAL for too many or a
+ * negative length, EFAULT), which come before it looks at the pidfd: it
+ * reads the array for a pidfd of -1 and stops at EBADF. Where it cannot be
+ * asked (before 5.10, or a seccomp filter denies process_madvise, as the
+ * container runtimes' default profile does) the library makes
+ * import_iovec()'s checks itself, in its order.
  */
 static long check_iovecs(const struct iovec *iov, size_t vlen, int advice)
 {
-	long r = __lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
+	long r;
 
-	return r == -EBADF || r == -ENOSYS ? 0 : r;
+	if (lpfd_kernel_has(LPFD_FEAT_PROCESS_MADVISE) > 0) {
+		r = lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
+		return r == -EBADF ? 0 : r;
+	}
+	if (vlen > UIO_MAXIOV)
+		return -EINVAL;
+	if (lpfd_user_readable(iov, vlen * sizeof(*iov)) < 0)
+		return -EFAULT;
+	for (size_t i = 0; i < vlen; i++)
+		if ((ssize_t)iov[i].iov_len < 0)
+			return -EINVAL;
+	return 0;
 }
 
 /* import_iovec() clips the total to MAX_RW_COUNT. */
@@ -56,7 +69,7 @@ static ssize_t madvise_self(const struct iovec *iov, size_t vlen, int advice)
 	}
 	/* Nothing to do: madvise(2) still judges the advice, as Linux 7.2 does. */
 	if (!total)
-		return __lpfd_sys_madvise(NULL, 0, advice);
+		return lpfd_sys_madvise(NULL, 0, advice);
 	total = 0;
 	for (size_t i = 0; i < vlen && total < limit; i++) {
 		size_t len = iov[i].iov_len;
@@ -66,7 +79,7 @@ static ssize_t madvise_self(const struct iovec *iov, size_t vlen, int advice)
 		total += len;
 		if (!len && i > 0)
 			continue;
-		r = __lpfd_sys_madvise(iov[i].iov_base, len, advice);
+		r = lpfd_sys_madvise(iov[i].iov_base, len, advice);
 		if (r < 0)
 			break;
 		done += len;
@@ -90,17 +103,13 @@ static ssize_t process_madvise_self(const struct iovec *iov, size_t vlen,
 static ssize_t do_process_madvise(int pidfd, const struct iovec *iov,
 				  size_t vlen, int advice, unsigned int flags)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MADVISE);
 
-	if (r < 0 || t.kind == __LPFD_TARGET_FD)
-		return __lpfd_sys_process_madvise(t.fd, iov, vlen, advice, flags);
-	r = __lpfd_target_kernel_sentinel(&t);
-	if (r == -EBADF)
+	if (r.kind == LPFD_ROUTE_ERROR)
+		return r.err;
+	if (lpfd_route_is_self(&r))
 		return process_madvise_self(iov, vlen, advice, flags);
-	if (__lpfd_is_errno(r))
-		return r;
-	return __lpfd_sys_process_madvise(r, iov, vlen, advice, flags);
+	return lpfd_sys_process_madvise(r.fd, iov, vlen, advice, flags);
 }
 
 LIBPIDFD_API ssize_t libpidfd_process_madvise(int pidfd,
@@ -110,6 +119,6 @@ LIBPIDFD_API ssize_t libpidfd_process_madvise(int pidfd,
 {
 	int saved = errno;
 
-	return (ssize_t)__lpfd_return(
+	return (ssize_t)lpfd_return(
 		saved, do_process_madvise(pidfd, iov, vlen, advice, flags));
 }

@@ -9,24 +9,20 @@
 #include "internal.h"
 #include "syscall.h"
 
-static int process_mrelease(int pidfd, unsigned int flags)
+static int do_process_mrelease(int pidfd, unsigned int flags)
 {
-	struct __lpfd_target t;
-	int r = __lpfd_target_resolve(pidfd, &t);
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MRELEASE);
 
-	if (r < 0 || t.kind == __LPFD_TARGET_FD)
-		return __lpfd_sys_process_mrelease(t.fd, flags);
-	r = __lpfd_target_kernel_sentinel(&t);
-	if (r == -EBADF)
+	if (r.kind == LPFD_ROUTE_ERROR)
+		return r.err;
+	if (lpfd_route_is_self(&r))
 		return -EINVAL; /* flags or not, the kernel says EINVAL */
-	if (__lpfd_is_errno(r))
-		return r;
-	return __lpfd_sys_process_mrelease(r, flags);
+	return lpfd_sys_process_mrelease(r.fd, flags);
 }
 
 LIBPIDFD_API int libpidfd_process_mrelease(int pidfd, unsigned int flags)
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, process_mrelease(pidfd, flags));
+	return (int)lpfd_return(saved, do_process_mrelease(pidfd, flags));
 }

@@ -44,7 +44,7 @@ static int check_flags(unsigned int flags)
  */
 static int siginfo_copy_check(int signo, siginfo_t *info)
 {
-	int r = __lpfd_sys_rt_tgsigqueueinfo(0, 0, signo, info);
+	int r = lpfd_sys_rt_tgsigqueueinfo(0, 0, signo, info);
 
 	return r == -EINVAL ? 0 : r;
 }
@@ -60,14 +60,9 @@ static int mismatch(int signo, siginfo_t *info)
 /* si_signo when the fixed part of *info can be read, else -EFAULT. */
 static int read_signo(siginfo_t *info, int *signo)
 {
-	char buf[KERNEL_SIGINFO_SIZE];
-	struct iovec local = { buf, sizeof(buf) };
-	struct iovec remote = { info, sizeof(buf) };
-
-	if (__lpfd_sys_process_vm_readv(__lpfd_sys_getpid(), &local, 1, &remote,
-					1) != (ssize_t)sizeof(buf))
+	if (lpfd_user_readable(info, KERNEL_SIGINFO_SIZE) < 0)
 		return -EFAULT;
-	__builtin_memcpy(signo, buf, sizeof(*signo));
+	*signo = info->si_signo;
 	return 0;
 }
 
@@ -98,7 +93,7 @@ static int check_siginfo(int sig, siginfo_t *info, int *code)
 	return 0;
 }
 
-static enum scope scope_of(const struct __lpfd_target *t, unsigned int flags)
+static enum scope scope_of(const struct lpfd_route *t, unsigned int flags)
 {
 	switch (flags) {
 	case PIDFD_SIGNAL_THREAD:
@@ -108,7 +103,7 @@ static enum scope scope_of(const struct __lpfd_target *t, unsigned int flags)
 	case PIDFD_SIGNAL_PROCESS_GROUP:
 		return SCOPE_PGRP;
 	default:
-		return t->kind == __LPFD_TARGET_SELF_THREAD ? SCOPE_THREAD :
+		return t->kind == LPFD_ROUTE_SELF_THREAD ? SCOPE_THREAD :
 							       SCOPE_GROUP;
 	}
 }
@@ -121,17 +116,18 @@ static enum scope scope_of(const struct __lpfd_target *t, unsigned int flags)
  */
 static int pgrp_with_info(pid_t id, int sig, siginfo_t *info)
 {
-	int fd, r = __lpfd_kernel_has(__LPFD_FEAT_PIDFD_THREAD);
+	int fd, r;
 
+	r = lpfd_kernel_has(LPFD_FEAT_PIDFD_THREAD);
 	if (r <= 0)
 		return r < 0 ? r : -EINVAL;
 	/* A thread pidfd names the same struct pid for a tid and a pid. */
-	fd = __lpfd_sys_pidfd_open(id, PIDFD_THREAD);
+	fd = lpfd_sys_pidfd_open(id, PIDFD_THREAD);
 	if (fd < 0)
 		return fd;
-	r = __lpfd_sys_pidfd_send_signal(fd, sig, info,
+	r = lpfd_sys_pidfd_send_signal(fd, sig, info,
 					 PIDFD_SIGNAL_PROCESS_GROUP);
-	__lpfd_sys_close(fd);
+	lpfd_sys_close(fd);
 	return r;
 }
 
@@ -141,18 +137,17 @@ static int pgrp_with_info(pid_t id, int sig, siginfo_t *info)
  * replace, so tgkill()'s guard has nothing to guard), kill() for the
  * thread group or the process group. Same si_code, si_pid, si_uid, errors.
  */
-static int signal_self_plain(const struct __lpfd_target *t, int sig,
+static int send_signal_self_plain(const struct lpfd_route *t, int sig,
 			     enum scope scope)
 {
-	pid_t id = t->kind == __LPFD_TARGET_SELF_THREAD ? __lpfd_sys_gettid() :
-							   __lpfd_sys_getpid();
+	pid_t id = lpfd_route_self_id(t);
 
 	if (scope == SCOPE_THREAD)
-		return __lpfd_sys_tkill(id, sig);
-	return __lpfd_sys_kill(scope == SCOPE_GROUP ? id : -id, sig);
+		return lpfd_sys_tkill(id, sig);
+	return lpfd_sys_kill(scope == SCOPE_GROUP ? id : -id, sig);
 }
 
-static int signal_self(const struct __lpfd_target *t, int sig,
+static int send_signal_self(const struct lpfd_route *t, int sig,
 		       siginfo_t *info, unsigned int flags)
 {
 	enum scope scope = scope_of(t, flags);
@@ -160,10 +155,10 @@ static int signal_self(const struct __lpfd_target *t, int sig,
 	int code, r;
 
 	if (!info)
-		return signal_self_plain(t, sig, scope);
-	tid = __lpfd_sys_gettid();
-	tgid = __lpfd_sys_getpid();
-	id = t->kind == __LPFD_TARGET_SELF_THREAD ? tid : tgid;
+		return send_signal_self_plain(t, sig, scope);
+	tid = lpfd_sys_gettid();
+	tgid = lpfd_sys_getpid();
+	id = t->kind == LPFD_ROUTE_SELF_THREAD ? tid : tgid;
 	r = check_siginfo(sig, info, &code);
 	if (r < 0)
 		return r;
@@ -171,29 +166,25 @@ static int signal_self(const struct __lpfd_target *t, int sig,
 	if ((id != tid || scope == SCOPE_PGRP) && (code >= 0 || code == SI_TKILL))
 		return -EPERM;
 	if (scope == SCOPE_THREAD)
-		return __lpfd_sys_rt_tgsigqueueinfo(tgid, id, sig, info);
+		return lpfd_sys_rt_tgsigqueueinfo(tgid, id, sig, info);
 	if (scope == SCOPE_GROUP)
-		return __lpfd_sys_rt_sigqueueinfo(id, sig, info);
+		return lpfd_sys_rt_sigqueueinfo(id, sig, info);
 	return pgrp_with_info(id, sig, info);
 }
 
-static int send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+static int do_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
 {
-	struct __lpfd_target t;
-	int r;
+	struct lpfd_route r;
+	int err = check_flags(flags);
 
-	r = check_flags(flags);
-	if (r < 0)
-		return r;
-	r = __lpfd_target_resolve(pidfd, &t);
-	if (r < 0 || t.kind == __LPFD_TARGET_FD)
-		return __lpfd_sys_pidfd_send_signal(t.fd, sig, info, flags);
-	r = __lpfd_target_kernel_sentinel(&t);
-	if (r == -EBADF)
-		return signal_self(&t, sig, info, flags);
-	if (__lpfd_is_errno(r))
-		return r;
-	return __lpfd_sys_pidfd_send_signal(r, sig, info, flags);
+	if (err < 0)
+		return err;
+	r = lpfd_route(pidfd, LPFD_FEAT_SEND_SIGNAL);
+	if (r.kind == LPFD_ROUTE_ERROR)
+		return r.err;
+	if (lpfd_route_is_self(&r))
+		return send_signal_self(&r, sig, info, flags);
+	return lpfd_sys_pidfd_send_signal(r.fd, sig, info, flags);
 }
 
 LIBPIDFD_API int libpidfd_send_signal(int pidfd, int sig, siginfo_t *info,
@@ -201,5 +192,5 @@ LIBPIDFD_API int libpidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, send_signal(pidfd, sig, info, flags));
+	return (int)lpfd_return(saved, do_send_signal(pidfd, sig, info, flags));
 }

@@ -32,7 +32,7 @@
 #endif
 
 #if defined(__x86_64__)
-static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
+static inline long lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
 				   long a5, long a6)
 {
 	register long r10 __asm__("r10") = a4;
@@ -48,7 +48,7 @@ static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
 	return ret;
 }
 #elif defined(__aarch64__)
-static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
+static inline long lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
 				   long a5, long a6)
 {
 	register long x8 __asm__("x8") = n;
@@ -68,7 +68,7 @@ static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
 #else
 #include <unistd.h>
 /* Elsewhere libc's syscall(2); errno is restored at the public boundary. */
-static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
+static inline long lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
 				   long a5, long a6)
 {
 	long r = syscall(n, a1, a2, a3, a4, a5, a6);
@@ -77,174 +77,174 @@ static inline long __lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
 }
 #endif
 
-#define __lpfd_sc(n, a1, a2, a3, a4, a5, a6)                                   \
-	__lpfd_syscall6((n), (long)(a1), (long)(a2), (long)(a3), (long)(a4),   \
+#define lpfd_sc(n, a1, a2, a3, a4, a5, a6)                                   \
+	lpfd_syscall6((n), (long)(a1), (long)(a2), (long)(a3), (long)(a4),   \
 			(long)(a5), (long)(a6))
 
-static inline int __lpfd_sys_pidfd_open(pid_t pid, unsigned int flags)
+static inline int lpfd_sys_pidfd_open(pid_t pid, unsigned int flags)
 {
-	return (int)__lpfd_sc(__NR_pidfd_open, pid, flags, 0, 0, 0, 0);
+	return (int)lpfd_sc(__NR_pidfd_open, pid, flags, 0, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_pidfd_send_signal(int pidfd, int sig,
+static inline int lpfd_sys_pidfd_send_signal(int pidfd, int sig,
 					       siginfo_t *info,
 					       unsigned int flags)
 {
-	return (int)__lpfd_sc(__NR_pidfd_send_signal, pidfd, sig, info, flags,
+	return (int)lpfd_sc(__NR_pidfd_send_signal, pidfd, sig, info, flags,
 			      0, 0);
 }
 
-static inline int __lpfd_sys_pidfd_getfd(int pidfd, int targetfd,
+static inline int lpfd_sys_pidfd_getfd(int pidfd, int targetfd,
 					 unsigned int flags)
 {
-	return (int)__lpfd_sc(__NR_pidfd_getfd, pidfd, targetfd, flags, 0, 0, 0);
+	return (int)lpfd_sc(__NR_pidfd_getfd, pidfd, targetfd, flags, 0, 0, 0);
 }
 
-static inline long __lpfd_sys_process_madvise(int pidfd,
+static inline long lpfd_sys_process_madvise(int pidfd,
 					      const struct iovec *iov,
 					      size_t vlen, int advice,
 					      unsigned int flags)
 {
-	return __lpfd_sc(__NR_process_madvise, pidfd, iov, vlen, advice, flags,
+	return lpfd_sc(__NR_process_madvise, pidfd, iov, vlen, advice, flags,
 			 0);
 }
 
-static inline int __lpfd_sys_process_mrelease(int pidfd, unsigned int flags)
+static inline int lpfd_sys_process_mrelease(int pidfd, unsigned int flags)
 {
-	return (int)__lpfd_sc(__NR_process_mrelease, pidfd, flags, 0, 0, 0, 0);
+	return (int)lpfd_sc(__NR_process_mrelease, pidfd, flags, 0, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_waitid(int idtype, int id, siginfo_t *info,
+static inline int lpfd_sys_waitid(int idtype, int id, siginfo_t *info,
 				    int options, struct rusage *ru)
 {
-	return (int)__lpfd_sc(__NR_waitid, idtype, id, info, options, ru, 0);
+	return (int)lpfd_sc(__NR_waitid, idtype, id, info, options, ru, 0);
 }
 
-static inline int __lpfd_sys_ioctl(int fd, unsigned long cmd, void *arg)
+static inline int lpfd_sys_ioctl(int fd, unsigned long cmd, void *arg)
 {
-	return (int)__lpfd_sc(__NR_ioctl, fd, cmd, arg, 0, 0, 0);
+	return (int)lpfd_sc(__NR_ioctl, fd, cmd, arg, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_openat(int dirfd, const char *path, int flags)
+static inline int lpfd_sys_openat(int dirfd, const char *path, int flags)
 {
-	return (int)__lpfd_sc(__NR_openat, dirfd, path, flags, 0, 0, 0);
+	return (int)lpfd_sc(__NR_openat, dirfd, path, flags, 0, 0, 0);
 }
 
-static inline ssize_t __lpfd_sys_read(int fd, void *buf, size_t len)
+static inline ssize_t lpfd_sys_read(int fd, void *buf, size_t len)
 {
-	return (ssize_t)__lpfd_sc(__NR_read, fd, buf, len, 0, 0, 0);
+	return (ssize_t)lpfd_sc(__NR_read, fd, buf, len, 0, 0, 0);
 }
 
 /* close() always releases the descriptor on Linux, whatever it returns. */
-static inline void __lpfd_sys_close(int fd)
+static inline void lpfd_sys_close(int fd)
 {
-	(void)__lpfd_sc(__NR_close, fd, 0, 0, 0, 0, 0);
+	(void)lpfd_sc(__NR_close, fd, 0, 0, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_fcntl(int fd, int cmd, long arg)
+static inline int lpfd_sys_fcntl(int fd, int cmd, long arg)
 {
-	return (int)__lpfd_sc(__NR_fcntl, fd, cmd, arg, 0, 0, 0);
+	return (int)lpfd_sc(__NR_fcntl, fd, cmd, arg, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_name_to_handle_at(int dirfd, const char *path,
+static inline int lpfd_sys_name_to_handle_at(int dirfd, const char *path,
 					       void *handle, int *mnt_id,
 					       int flags)
 {
-	return (int)__lpfd_sc(__NR_name_to_handle_at, dirfd, path, handle,
+	return (int)lpfd_sc(__NR_name_to_handle_at, dirfd, path, handle,
 			      mnt_id, flags, 0);
 }
 
-static inline int __lpfd_sys_prctl(int option, unsigned long a2)
+static inline int lpfd_sys_prctl(int option, unsigned long a2)
 {
-	return (int)__lpfd_sc(__NR_prctl, option, a2, 0, 0, 0, 0);
+	return (int)lpfd_sc(__NR_prctl, option, a2, 0, 0, 0, 0);
 }
 
-static inline pid_t __lpfd_sys_getpid(void)
+static inline pid_t lpfd_sys_getpid(void)
 {
-	return (pid_t)__lpfd_sc(__NR_getpid, 0, 0, 0, 0, 0, 0);
+	return (pid_t)lpfd_sc(__NR_getpid, 0, 0, 0, 0, 0, 0);
 }
 
-static inline pid_t __lpfd_sys_gettid(void)
+static inline pid_t lpfd_sys_gettid(void)
 {
-	return (pid_t)__lpfd_sc(__NR_gettid, 0, 0, 0, 0, 0, 0);
+	return (pid_t)lpfd_sc(__NR_gettid, 0, 0, 0, 0, 0, 0);
 }
 
-static inline pid_t __lpfd_sys_getppid(void)
+static inline pid_t lpfd_sys_getppid(void)
 {
-	return (pid_t)__lpfd_sc(__NR_getppid, 0, 0, 0, 0, 0, 0);
+	return (pid_t)lpfd_sc(__NR_getppid, 0, 0, 0, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_getresuid(unsigned int id[3])
+static inline int lpfd_sys_getresuid(unsigned int id[3])
 {
-	return (int)__lpfd_sc(__NR_getresuid, &id[0], &id[1], &id[2], 0, 0, 0);
+	return (int)lpfd_sc(__NR_getresuid, &id[0], &id[1], &id[2], 0, 0, 0);
 }
 
-static inline int __lpfd_sys_getresgid(unsigned int id[3])
+static inline int lpfd_sys_getresgid(unsigned int id[3])
 {
-	return (int)__lpfd_sc(__NR_getresgid, &id[0], &id[1], &id[2], 0, 0, 0);
+	return (int)lpfd_sc(__NR_getresgid, &id[0], &id[1], &id[2], 0, 0, 0);
 }
 
 /* setfs[ug]id(-1) changes nothing and returns the current value. */
-static inline unsigned int __lpfd_sys_getfsuid(void)
+static inline unsigned int lpfd_sys_getfsuid(void)
 {
-	return (unsigned int)__lpfd_sc(__NR_setfsuid, -1, 0, 0, 0, 0, 0);
+	return (unsigned int)lpfd_sc(__NR_setfsuid, -1, 0, 0, 0, 0, 0);
 }
 
-static inline unsigned int __lpfd_sys_getfsgid(void)
+static inline unsigned int lpfd_sys_getfsgid(void)
 {
-	return (unsigned int)__lpfd_sc(__NR_setfsgid, -1, 0, 0, 0, 0, 0);
+	return (unsigned int)lpfd_sc(__NR_setfsgid, -1, 0, 0, 0, 0, 0);
 }
 
 /* Signals by number, for the self-signal emulation (src/send_signal.c). */
-static inline int __lpfd_sys_kill(pid_t pid, int sig)
+static inline int lpfd_sys_kill(pid_t pid, int sig)
 {
-	return (int)__lpfd_sc(__NR_kill, pid, sig, 0, 0, 0, 0);
+	return (int)lpfd_sc(__NR_kill, pid, sig, 0, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_tkill(pid_t tid, int sig)
+static inline int lpfd_sys_tkill(pid_t tid, int sig)
 {
-	return (int)__lpfd_sc(__NR_tkill, tid, sig, 0, 0, 0, 0);
+	return (int)lpfd_sc(__NR_tkill, tid, sig, 0, 0, 0, 0);
 }
 
 
-static inline int __lpfd_sys_rt_sigqueueinfo(pid_t pid, int sig,
+static inline int lpfd_sys_rt_sigqueueinfo(pid_t pid, int sig,
 					     siginfo_t *info)
 {
-	return (int)__lpfd_sc(__NR_rt_sigqueueinfo, pid, sig, info, 0, 0, 0);
+	return (int)lpfd_sc(__NR_rt_sigqueueinfo, pid, sig, info, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_rt_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig,
+static inline int lpfd_sys_rt_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig,
 					       siginfo_t *info)
 {
-	return (int)__lpfd_sc(__NR_rt_tgsigqueueinfo, tgid, tid, sig, info, 0,
+	return (int)lpfd_sc(__NR_rt_tgsigqueueinfo, tgid, tid, sig, info, 0,
 			      0);
 }
 
-static inline int __lpfd_sys_madvise(void *addr, size_t len, int advice)
+static inline int lpfd_sys_madvise(void *addr, size_t len, int advice)
 {
-	return (int)__lpfd_sc(__NR_madvise, addr, len, advice, 0, 0, 0);
+	return (int)lpfd_sc(__NR_madvise, addr, len, advice, 0, 0, 0);
 }
 
-static inline int __lpfd_sys_kcmp(pid_t pid1, pid_t pid2, int type,
+static inline int lpfd_sys_kcmp(pid_t pid1, pid_t pid2, int type,
 				  unsigned long idx1, unsigned long idx2)
 {
-	return (int)__lpfd_sc(__NR_kcmp, pid1, pid2, type, idx1, idx2, 0);
+	return (int)lpfd_sc(__NR_kcmp, pid1, pid2, type, idx1, idx2, 0);
 }
 
-static inline ssize_t __lpfd_sys_process_vm_readv(pid_t pid,
+static inline ssize_t lpfd_sys_process_vm_readv(pid_t pid,
 						  const struct iovec *local,
 						  unsigned long liovcnt,
 						  const struct iovec *remote,
 						  unsigned long riovcnt)
 {
-	return (ssize_t)__lpfd_sc(__NR_process_vm_readv, pid, local, liovcnt,
+	return (ssize_t)lpfd_sc(__NR_process_vm_readv, pid, local, liovcnt,
 				  remote, riovcnt, 0);
 }
 
-static inline ssize_t __lpfd_sys_readlinkat(int dirfd, const char *path,
+static inline ssize_t lpfd_sys_readlinkat(int dirfd, const char *path,
 					    char *buf, size_t size)
 {
-	return (ssize_t)__lpfd_sc(__NR_readlinkat, dirfd, path, buf, size, 0,
+	return (ssize_t)lpfd_sc(__NR_readlinkat, dirfd, path, buf, size, 0,
 				  0);
 }
 

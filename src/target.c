@@ -1,59 +1,97 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The one place where a pidfd argument is resolved: a file descriptor, or
- * one of the sentinels naming the caller. Every function goes through it.
+ * The one place where a pidfd argument is routed: a file descriptor goes to
+ * the kernel; a sentinel naming the caller goes to the kernel where it
+ * takes sentinels in that call (6.15 on), as the value it understands, and
+ * to the library's own path elsewhere. Every function goes through it.
  */
+#include <fcntl.h>
+#include <string.h>
+
 #include "internal.h"
 #include "syscall.h"
 
-int __lpfd_target_resolve(int pidfd, struct __lpfd_target *t)
-{
-	t->fd = pidfd;
-	if (pidfd >= 0) {
-		t->kind = __LPFD_TARGET_FD;
-		return 0;
-	}
-	switch (pidfd) {
-	case PIDFD_SELF_THREAD:
-		t->kind = __LPFD_TARGET_SELF_THREAD;
-		return 0;
-	case -10001: /* PIDFD_SELF_THREAD_GROUP since 6.17 */
-	case LIBPIDFD_SELF_THREAD_GROUP_OLD:
-		t->kind = __LPFD_TARGET_SELF_GROUP;
-		return 0;
-	default:
-		/* Still a usable target: -1, which the kernel calls EBADF. */
-		t->kind = __LPFD_TARGET_FD;
-		t->fd = -1;
-		return -EBADF;
-	}
-}
-
-/*
- * The value the running kernel takes for a self target: -10000 for the
- * thread; -10001 or, on 6.15 and 6.16, -20000 for the thread group.
- */
-int __lpfd_target_kernel_sentinel(const struct __lpfd_target *t)
+/* 1 if the kernel takes the sentinels in this call, 0 if not, -errno. */
+static int kernel_takes_sentinels(enum lpfd_feature call)
 {
 	int r;
 
-	if (t->kind == __LPFD_TARGET_FD)
-		return t->fd;
-	r = __lpfd_kernel_has(__LPFD_FEAT_SELF_SENTINELS);
-	if (r <= 0)
-		return r < 0 ? r : -EBADF;
-	if (t->kind == __LPFD_TARGET_SELF_THREAD)
-		return PIDFD_SELF_THREAD;
-	r = __lpfd_kernel_has(__LPFD_FEAT_SELF_GROUP_10001);
-	if (r < 0)
-		return r;
-	return r ? -10001 : LIBPIDFD_SELF_THREAD_GROUP_OLD;
+	if (call == LPFD_NO_SENTINELS)
+		return 0;
+	r = lpfd_native(LPFD_FEAT_SELF_SENTINELS);
+	return r <= 0 ? r : lpfd_kernel_has(call);
+}
+
+/*
+ * The sentinel value the running kernel takes: -10000 for the thread; for
+ * the thread group -10001 since 6.17, -20000 in 6.15 and 6.16.
+ */
+static struct lpfd_route self_route(enum lpfd_route_kind kind,
+				    enum lpfd_feature call)
+{
+	int takes = kernel_takes_sentinels(call), is_10001 = 1;
+
+	if (takes > 0 && kind == LPFD_ROUTE_SELF_PROCESS)
+		is_10001 = lpfd_native(LPFD_FEAT_SELF_GROUP_10001);
+	if (takes < 0 || is_10001 < 0)
+		return (struct lpfd_route){ LPFD_ROUTE_ERROR, -1,
+					    takes < 0 ? takes : is_10001 };
+	if (!takes)
+		return (struct lpfd_route){ kind, -1, 0 };
+	if (kind == LPFD_ROUTE_SELF_THREAD)
+		return (struct lpfd_route){ LPFD_ROUTE_KERNEL, PIDFD_SELF_THREAD, 0 };
+	return (struct lpfd_route){ LPFD_ROUTE_KERNEL,
+		is_10001 ? PIDFD_SELF_THREAD_GROUP : LIBPIDFD_SELF_THREAD_GROUP_OLD, 0 };
+}
+
+struct lpfd_route lpfd_route(int pidfd, enum lpfd_feature call)
+{
+	switch (pidfd) {
+	case PIDFD_SELF_THREAD:
+		return self_route(LPFD_ROUTE_SELF_THREAD, call);
+	case PIDFD_SELF_THREAD_GROUP:
+	case LIBPIDFD_SELF_THREAD_GROUP_OLD:
+		return self_route(LPFD_ROUTE_SELF_PROCESS, call);
+	default:
+		if (pidfd < 0)
+			return (struct lpfd_route){ LPFD_ROUTE_BAD, -1, 0 };
+		return (struct lpfd_route){ LPFD_ROUTE_KERNEL, pidfd, 0 };
+	}
+}
+
+pid_t lpfd_route_self_id(const struct lpfd_route *r)
+{
+	if (r->kind == LPFD_ROUTE_SELF_THREAD)
+		return lpfd_sys_gettid();
+	return lpfd_sys_getpid();
 }
 
 /* A pidfd for ourselves; the thread one needs PIDFD_THREAD (6.9). */
-int __lpfd_target_open_self(const struct __lpfd_target *t)
+int lpfd_route_open_self(const struct lpfd_route *r)
 {
-	if (t->kind == __LPFD_TARGET_SELF_THREAD)
-		return __lpfd_sys_pidfd_open(__lpfd_sys_gettid(), PIDFD_THREAD);
-	return __lpfd_sys_pidfd_open(__lpfd_sys_getpid(), 0);
+	if (r->kind == LPFD_ROUTE_SELF_THREAD)
+		return lpfd_sys_pidfd_open(lpfd_sys_gettid(), PIDFD_THREAD);
+	return lpfd_sys_pidfd_open(lpfd_sys_getpid(), 0);
+}
+
+/*
+ * The newest kernel hands a pidfs ioctl on any other file to that file:
+ * no file at all for an O_PATH descriptor (EBADF), epoll's own ioctls
+ * (EINVAL for any other command, since 6.9), and ENOTTY from the rest of
+ * the kinds a pidfd argument can meet. The emulation gives those answers
+ * on every kernel.
+ */
+int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi)
+{
+	static const char epoll[] = "anon_inode:[eventpoll]";
+	char path[48], link[sizeof(epoll)];
+	ssize_t n;
+
+	if (fi->flags & O_PATH)
+		return -EBADF;
+	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fd/", fd, "");
+	n = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
+	if (n == (ssize_t)sizeof(epoll) - 1 && memcmp(link, epoll, (size_t)n) == 0)
+		return -EINVAL;
+	return -ENOTTY;
 }

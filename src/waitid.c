@@ -23,11 +23,11 @@
 static int do_waitid(int pidfd, siginfo_t *info, int options,
 		     struct rusage *ru)
 {
-	struct __lpfd_target t;
+	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	if (__lpfd_target_resolve(pidfd, &t) < 0 || t.kind == __LPFD_TARGET_FD)
-		return __lpfd_sys_waitid(P_PIDFD, pidfd, info, options, ru);
-	return __lpfd_sys_waitid(P_PID, __lpfd_sys_getpid(), info, options, ru);
+	if (lpfd_route_is_self(&r))
+		return lpfd_sys_waitid(P_PID, lpfd_sys_getpid(), info, options, ru);
+	return lpfd_sys_waitid(P_PIDFD, pidfd, info, options, ru);
 }
 
 LIBPIDFD_API int libpidfd_waitid(int pidfd, siginfo_t *info, int options,
@@ -35,5 +35,5 @@ LIBPIDFD_API int libpidfd_waitid(int pidfd, siginfo_t *info, int options,
 {
 	int saved = errno;
 
-	return (int)__lpfd_return(saved, do_waitid(pidfd, info, options, ru));
+	return (int)lpfd_return(saved, do_waitid(pidfd, info, options, ru));
 }

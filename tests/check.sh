@@ -30,6 +30,17 @@ run_mode() {
 	echo "$line" >> "$summary"
 }
 
+# The summary of every run so far, as the last line; the exit status.
+finish() {
+	rm -f "$summary.out"
+	echo "# summary:"
+	cat "$summary"
+	[ "$total_f" -eq 0 ] || rc=1
+	# Also kept for .ci/run, to say it last after make's own last words.
+	echo "$total_p passed, $total_f failed" | tee "$build/check-summary"
+	exit $rc
+}
+
 host=$(uname -r | cut -d. -f1,2)
 run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
 run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
@@ -58,14 +69,18 @@ for suite in ${CHECK_UML_SUITES-bookworm trixie sid}; do
 	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
 done
 # Every system call of a user-mode-linux guest is a round trip through the
-# host's ptrace: the guest's tests get three times their time.
+# host's ptrace: the guest's tests get three times the host's time.
 for k in $umls; do
 	suite=${k%%:*} label=${k#*:} bin=${k##*:}
 	label=${label%%:*}
-	run_mode env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=3 \
+	run_mode env UML="$bin" "$here/uml.sh" \
+		env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
 		RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
 	"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
 done
+# make stress repeats the kernel runs above, and only them.
+[ -n "${CHECK_KERNELS_ONLY:-}" ] && finish
+
 # Once, needing no kernel: manual pages (lint, sections, one per public
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
@@ -79,9 +94,9 @@ run_mode "$here/fuzz.sh" "$build" "${FUZZ_CHECK_SECONDS:-3}"
 # included, fails the run. ASan cannot run under user-mode-linux: its shadow
 # memory is fixed for a 47-bit address space (0x7fff8000-0x10007fff7fff),
 # and a UML process has 512 GiB (below 0x7fc0000000), with the program
-# mapped inside that range. So Linux 6.1 runs the suite under UBSan alone.
+# mapped inside that range. So the guests run the suite under UBSan alone.
 san_reports() {
-	n=$(grep -cE 'ERROR: [A-Za-z]+Sanitizer|runtime error:|Sanitizer has encountered' "$summary.out")
+	n=$(grep -cE 'ERROR: [A-Za-z]+Sanitizer|WARNING: ThreadSanitizer|runtime error:|Sanitizer has encountered' "$summary.out")
 	if [ "$n" -ne 0 ]; then
 		echo "# $1: $n sanitizer report(s)" | tee -a "$summary"
 		total_f=$((total_f + 1))
@@ -121,9 +136,25 @@ for k in $umls; do
 		env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=5 \
 		RUN_LABEL="ubsan-uml-$label" "$here/run.sh" "$build/ubsan" uml
 done
-rm -f "$summary.out"
-echo "# summary:"
-cat "$summary"
-[ "$total_f" -eq 0 ] || rc=1
-echo "$total_p passed, $total_f failed"
-exit $rc
+
+# ThreadSanitizer (clang) over the tests whose threads share the library's
+# lock-free caches (the probe table, LIBPIDFD_EMULATE's, the cgroup2 mount's
+# seqlock), in both host modes. Like ASan it cannot run under
+# user-mode-linux. Where the kernel randomizes mmap more than clang 14's
+# TSan layout allows, it needs ASLR off: setarch -R, for these runs only.
+tsan_tests="test-concurrency test-cgroup-cache test-get-info test-sentinels-getfd"
+norandom=""
+setarch "$(uname -m)" -R true 2>/dev/null && norandom="setarch $(uname -m) -R"
+if ${MAKE:-make} -s O="$build/tsan" CC=clang SANFLAGS=-fsanitize=thread \
+	$(for t in $tsan_tests; do echo "$build/tsan/tests/$t"; done); then
+	for mode in native emulated; do
+		run_mode env TEST_TIMEOUT_SCALE=5 RUN_LABEL=tsan-$mode-$host \
+			RUN_TESTS="$tsan_tests" TSAN_OPTIONS=halt_on_error=1 \
+			$norandom "$here/run.sh" "$build/tsan" $mode
+		san_reports tsan-$mode
+	done
+else
+	echo "# tsan: build failed" | tee -a "$summary"
+	total_f=$((total_f + 1))
+fi
+finish

@@ -7,6 +7,7 @@
 #ifndef LIBPIDFD_TEST_CLI_H
 #define LIBPIDFD_TEST_CLI_H
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -115,6 +116,8 @@ static inline const char *json_get(const char *obj, const char *key)
 	if (!p)
 		return val;
 	p += strlen(pat);
+	while (*p == ' ')
+		p++;
 	if (*p == '"') {
 		e = strchr(p + 1, '"');
 		p++;
@@ -126,6 +129,149 @@ static inline const char *json_get(const char *obj, const char *key)
 		val[e - p] = '\0';
 	}
 	return val;
+}
+
+/*
+ * A JSON checker (RFC 8259), strict: exactly one value, strings of valid
+ * UTF-8 without raw control bytes. The end of what it took, or NULL.
+ */
+static inline const char *jv_value(const char *p, int depth);
+
+static inline const char *jv_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static inline size_t jv_utf8(const unsigned char *s)
+{
+	size_t n = s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 :
+		   s[0] < 0xf5 ? 4 : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+static inline const char *jv_string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p != '"') {
+		unsigned char c = (unsigned char)*p;
+		size_t n;
+
+		if (c < 0x20)
+			return NULL;
+		if (c == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!isxdigit((unsigned char)p[i]))
+						return NULL;
+				p += 5;
+			} else if (*p && strchr("\"\\/bfnrt", *p)) {
+				p++;
+			} else {
+				return NULL;
+			}
+		} else if (c < 0x80) {
+			p++;
+		} else if ((n = jv_utf8((const unsigned char *)p))) {
+			p += n;
+		} else {
+			return NULL;
+		}
+	}
+	return p + 1;
+}
+
+static inline const char *jv_number(const char *p)
+{
+	const char *s;
+
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (isdigit((unsigned char)*p))
+			p++;
+	else
+		return NULL;
+	if (*p == '.') {
+		s = ++p;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (p == s)
+			return NULL;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		s = p;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (p == s)
+			return NULL;
+	}
+	return p;
+}
+
+/* An object or an array: members (object) or elements, comma-separated. */
+static inline const char *jv_container(const char *p, int depth, bool object)
+{
+	char close = object ? '}' : ']';
+
+	p = jv_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (object) {
+			if (!(p = jv_string(p)))
+				return NULL;
+			p = jv_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		if (!(p = jv_value(p, depth + 1)))
+			return NULL;
+		p = jv_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+		p = jv_ws(p);
+	}
+}
+
+static inline const char *jv_value(const char *p, int depth)
+{
+	p = jv_ws(p);
+	if (depth > 64)
+		return NULL;
+	if (*p == '{' || *p == '[')
+		return jv_container(p, depth, *p == '{');
+	if (*p == '"')
+		return jv_string(p);
+	if (!strncmp(p, "true", 4) || !strncmp(p, "null", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	return jv_number(p);
+}
+
+static inline bool json_valid(const char *text)
+{
+	const char *end = jv_value(text, 0);
+
+	return end && *jv_ws(end) == '\0';
 }
 
 /* Line n (from 0) of a text, copied; "" past the end. */

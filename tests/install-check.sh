@@ -20,7 +20,8 @@ $make -s -C "$here" O="$build" DESTDIR="$dest" PREFIX="$prefix" install > /dev/n
 {
 	printf '%s\n' bin/pidfd include/libpidfd.h lib/libpidfd.a \
 		lib/libpidfd.so lib/libpidfd.so.0 lib/libpidfd.so.0.1.0 \
-		lib/libpidfd-compat.so lib/pkgconfig/libpidfd.pc
+		lib/libpidfd-compat.so lib/pkgconfig/libpidfd.pc \
+		share/bash-completion/completions/pidfd
 	for p in "$here"/man/*.[137]; do
 		n=$(basename "$p")
 		echo "share/man/man${n##*.}/$n"

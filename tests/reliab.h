@@ -23,7 +23,7 @@
 #include "harness.h"
 
 /* Tests link the static library, so they reach its emulation switch. */
-void __lpfd_emulate_override(int on);
+void lpfd_emulate_override(int on);
 
 /* clone3's argument struct, version 1 (set_tid, 5.5), spelled out here. */
 struct reliab_clone_args {
@@ -269,7 +269,7 @@ static inline int reliab_count_fds(void)
 /* Every mode runs both library paths: the native one where the kernel has it. */
 static inline void reliab_set_path(int emulated)
 {
-	__lpfd_emulate_override(emulated);
+	lpfd_emulate_override(emulated);
 }
 
 #endif

@@ -20,6 +20,8 @@ log=$(mktemp "${TMPDIR:-/tmp}/libpidfd-run.XXXXXX")
 for t in "$build"/tests/test-*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
+	# RUN_TESTS, if set, names the only tests to run.
+	case " ${RUN_TESTS:-$name} " in *" $name "*) ;; *) continue ;; esac
 	"$t" > "$log" 2>&1
 	rc=$?
 	sed "s/^/[$label] $name: /" "$log"

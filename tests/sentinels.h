@@ -29,9 +29,9 @@ static inline bool is_group_value(int v)
  */
 static inline void sentinels_both_paths(void (*check)(void *), void *arg)
 {
-	__lpfd_emulate_override(1);
+	lpfd_emulate_override(1);
 	check(arg);
-	__lpfd_emulate_override(0);
+	lpfd_emulate_override(0);
 	check(arg);
 }
 

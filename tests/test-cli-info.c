@@ -5,10 +5,13 @@
  * knows; the cgroup path and id; the ending of a reaped process through an
  * inherited pidfd.
  */
+#include <sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <libpidfd.h>
 
@@ -90,13 +93,15 @@ TEST(info_default_table_names_root)
 
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "self"), 0);
 	snprintf(row, sizeof(row), "%s", line_of(o.out, 0));
-	ASSERT_EQ(split(row, f, 16), 9);
+	ASSERT_EQ(split(row, f, 16), 10);
 	ASSERT_EQ(strcmp(f[4], "EUSER"), 0);
+	ASSERT_EQ(strcmp(f[9], "COMM"), 0);
 	snprintf(row, sizeof(row), "%s", line_of(o.out, 1));
-	ASSERT_EQ(split(row, f, 16), 9);
+	ASSERT_EQ(split(row, f, 16), 10);
 	ASSERT_EQ(atoi(f[1]), getpid()); /* pidfd's parent is this test */
 	ASSERT_EQ(strcmp(f[4], getuid() == 0 ? "root" : f[4]), 0);
 	ASSERT_EQ(strcmp(f[8], "-"), 0); /* a live process has no ending */
+	ASSERT_EQ(strcmp(f[9], "pidfd"), 0);
 }
 
 TEST(info_json_of_known_child_and_self)
@@ -109,8 +114,12 @@ TEST(info_json_of_known_child_and_self)
 
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--json", pidstr, "self"), 0);
-	snprintf(obj, sizeof(obj), "%s", line_of(o.out, 0));
-	ASSERT_EQ(obj[0], '{');
+	/* One document, as util-linux writes it, a process a line. */
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_EQ(strcmp(line_of(o.out, 0), "{"), 0);
+	ASSERT_EQ(strcmp(line_of(o.out, 1), "   \"processes\": ["), 0);
+	snprintf(obj, sizeof(obj), "%s", line_of(o.out, 2));
+	ASSERT_EQ(strncmp(obj, "      {", 7), 0);
 	ASSERT_EQ(atoi(json_get(obj, "pid")), pid);
 	ASSERT_EQ(atoi(json_get(obj, "tgid")), pid);
 	ASSERT_EQ(atoi(json_get(obj, "ppid")), getpid());
@@ -128,11 +137,18 @@ TEST(info_json_of_known_child_and_self)
 	snprintf(want, sizeof(want), "%llu", (unsigned long long)mine.cgroupid);
 	ASSERT_EQ(strcmp(json_get(obj, "cgroupid"), want), 0);
 	/* self: the tool, a child of this test, root like it. */
-	snprintf(obj, sizeof(obj), "%s", line_of(o.out, 1));
+	snprintf(obj, sizeof(obj), "%s", line_of(o.out, 3));
 	ASSERT_EQ(atoi(json_get(obj, "ppid")), getpid());
 	ASSERT_EQ(atoi(json_get(obj, "euid")), (int)geteuid());
 	if (geteuid() == 0)
 		ASSERT_EQ(strcmp(json_get(obj, "euser"), "root"), 0);
+	ASSERT_EQ(strcmp(line_of(o.out, 4), "   ]"), 0);
+	ASSERT_EQ(strcmp(line_of(o.out, 5), "}"), 0);
+	ASSERT_EQ(line_of(o.out, 6)[0], '\0');
+	/* -j: the same objects, one a line. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", pidstr, "self"), 0);
+	ASSERT_EQ(atoi(json_get(line_of(o.out, 0), "pid")), pid);
+	ASSERT_EQ(atoi(json_get(line_of(o.out, 1), "ppid")), getpid());
 	ASSERT_EQ(line_of(o.out, 2)[0], '\0');
 	util_kill_reap(fd);
 }
@@ -167,14 +183,19 @@ TEST(info_ending_of_reaped_process)
 	ASSERT_EQ(waitid(P_PIDFD, (id_t)in.fd, &si, WEXITED), 0);
 	r = cli_run_pre(&o, (char *[]){ "pidfd", "info", "--json", "fd:3", NULL },
 			pass_fd3, &in);
-	if (util_native(__LPFD_FEAT_INFO_EXIT)) {
+	if (util_exit_after_reap()) {
 		ASSERT_EQ(r, 0);
 		ASSERT_EQ(strcmp(json_get(o.out, "exit"), "exited 7"), 0);
 		ASSERT_EQ(atoi(json_get(o.out, "exitcode")), 7 << 8);
 		ASSERT_EQ(strcmp(json_get(o.out, "pid"), "null"), 0);
+		/* Nothing from /proc, whoever has the pid now. */
+		ASSERT_TRUE(strstr(o.out, "\"comm\":null,\"args\":null,"
+				   "\"state\":null,\"start\":null") != NULL);
+		ASSERT_EQ(strcmp(json_get(o.out, "cgroup"), "null"), 0);
 	} else {
 		ASSERT_EQ(r, 1);
-		ASSERT_EQ(o.out[0], '\0');
+		ASSERT_TRUE(json_valid(o.out));
+		ASSERT_TRUE(strstr(o.out, "\"pid\"") == NULL);
 		ASSERT_TRUE(strstr(o.err, "pidfd: cannot get information on fd:3: "
 				   "no such process") != NULL);
 	}
@@ -222,7 +243,7 @@ TEST(info_ending_killed_with_core)
 					"fd:3", NULL }, pass_fd3, &in);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	ASSERT_EQ(system(cmd), 0);
-	if (util_native(__LPFD_FEAT_INFO_EXIT)) {
+	if (util_exit_after_reap()) {
 		ASSERT_EQ(r, 0);
 		ASSERT_TRUE(strstr(line_of(o.out, 1),
 				   "killed by SIGSEGV (core dumped)") != NULL);
@@ -249,4 +270,176 @@ TEST(info_missing_process_names_it)
 	ASSERT_EQ(line_of(o.out, 2)[0], '\0');
 	ASSERT_TRUE(strstr(o.err, pidstr) != NULL);
 	ASSERT_TRUE(strstr(o.err, "no such process") != NULL);
+}
+
+/* The parsers behind COMM, STATE, START and ARGS, on what /proc can say. */
+TEST(parse_stat_and_cmdline)
+{
+	static const char stat[] = "42 (a b) (c) Z 1 2 3 4 -1 5 6 7 8 9 10 11 "
+				   "12 13 -20 -5 1 0 123456 7 8\n";
+	static const char cut[] = "42 (x) S 1 2 3";
+	static const char args[] = "sleep\0" "1000\0" "a b\0";
+	struct lpfd_stat st;
+	char out[16];
+
+	ASSERT_EQ(lpfd_parse_stat(stat, sizeof(stat) - 1, &st), 0);
+	ASSERT_EQ(strcmp(st.comm, "a b) (c"), 0);
+	ASSERT_EQ(st.state, 'Z');
+	ASSERT_EQ(st.start, 123456);
+	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START);
+	ASSERT_EQ(lpfd_parse_stat(cut, sizeof(cut) - 1, &st), 0);
+	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE);
+	ASSERT_EQ(lpfd_parse_stat("42 x) S", 7, &st), -ENOENT);
+	ASSERT_EQ(lpfd_parse_cmdline(args, sizeof(args) - 1, out, sizeof(out)), 14);
+	ASSERT_EQ(strcmp(out, "sleep 1000 a b"), 0);
+	ASSERT_EQ(lpfd_parse_cmdline(args, sizeof(args) - 1, out, 6), 5);
+	ASSERT_EQ(strcmp(out, "sleep"), 0);
+	ASSERT_EQ(lpfd_parse_cmdline("\0\0", 2, out, sizeof(out)), -ENOENT);
+}
+
+static void name_it(void *arg)
+{
+	prctl(PR_SET_NAME, (unsigned long)arg, 0, 0, 0);
+}
+
+/* The seconds since the epoch of an ISO 8601 time with a +hh:mm offset. */
+static time_t iso_time(const char *s)
+{
+	struct tm tm = { 0 };
+	const char *z = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	int sign, hh, mm;
+
+	ASSERT_TRUE(z != NULL);
+	ASSERT_EQ(sscanf(z, "%*c%2d:%2d", &hh, &mm), 2);
+	sign = z[0] == '-' ? -1 : 1;
+	return timegm(&tm) - sign * (hh * 3600 + mm * 60);
+}
+
+/* COMM, ARGS, STATE and START of a running, a stopped and a dead child. */
+TEST(info_ps_columns)
+{
+	struct cli_out o;
+	char pidstr[16], args[4096], obj[8192];
+	siginfo_t si;
+	int fd, afd;
+	ssize_t n;
+	pid_t pid = util_spawn(name_it, "a b) (c", &fd);
+
+	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	/* The child's arguments are the test's own. */
+	afd = open("/proc/self/cmdline", O_RDONLY);
+	n = read(afd, args, sizeof(args) - 1);
+	close(afd);
+	ASSERT_TRUE(n > 0);
+	for (ssize_t i = 0; i < n; i++)
+		args[i] = args[i] ? args[i] : ' ';
+	while (n && args[n - 1] == ' ')
+		n--;
+	args[n] = '\0';
+	ASSERT_EQ(kill(pid, SIGSTOP), 0);
+	ASSERT_EQ(waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOWAIT), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID,COMM,ARGS,STATE,START",
+		      pidstr), 0);
+	snprintf(obj, sizeof(obj), "%s", line_of(o.out, 0));
+	ASSERT_EQ(strcmp(json_get(obj, "comm"), "a b) (c"), 0);
+	ASSERT_TRUE(strstr(obj, "\"state\":\"T\"") != NULL);
+	ASSERT_TRUE(strstr(obj, args) != NULL);
+	ASSERT_TRUE(labs((long)(iso_time(json_get(obj, "start")) - time(NULL))) < 300);
+	/* The table: the start as ps shows a recent one, HH:MM. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-o", "STATE,START", pidstr), 0);
+	ASSERT_EQ(strlen(o.out), strlen("T     hh:mm\n"));
+	ASSERT_EQ(o.out[8], ':');
+	kill(pid, SIGKILL);
+	util_wait_exit(fd);
+	/* A zombie: the name and state are still there; no arguments left. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "COMM,ARGS,STATE", pidstr), 0);
+	ASSERT_TRUE(strstr(o.out, "\"comm\":\"a b) (c\",\"args\":\"[a b) (c]\","
+			   "\"state\":\"Z\"") != NULL);
+	/* Reaped: nothing of /proc, whoever has the pid now. */
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	close(fd);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-o", "COMM", pidstr), 1);
+}
+
+/* Whether a table's first column holds this pid. */
+static bool lists_pid(const char *out, pid_t pid)
+{
+	for (int i = 0; line_of(out, i)[0]; i++)
+		if (atoi(line_of(out, i)) == pid)
+			return true;
+	return false;
+}
+
+TEST(info_all_and_by_user)
+{
+	struct cli_out o;
+	int fd;
+	pid_t pid = util_spawn(distinct_ids, NULL, &fd);
+
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "--all", "-n", "-o", "PID,EUID,COMM"), 0);
+	ASSERT_TRUE(lists_pid(o.out, 1));
+	ASSERT_TRUE(lists_pid(o.out, getpid()));
+	ASSERT_TRUE(lists_pid(o.out, pid));
+	/* By effective user, by id or name; alone, -u looks at all. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "2202", "-n", "-o", "PID,EUID"), 0);
+	ASSERT_TRUE(lists_pid(o.out, pid));
+	ASSERT_TRUE(!lists_pid(o.out, getpid()));
+	for (int i = 0; line_of(o.out, i)[0]; i++)
+		ASSERT_EQ(atoi(strrchr(line_of(o.out, i), ' ') + 1), 2202);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-o", "PID", "--user", "root", "-a"), 0);
+	ASSERT_TRUE(!lists_pid(o.out, pid));
+	ASSERT_EQ(lists_pid(o.out, getpid()), geteuid() == 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-J", "-a", "-o", "PID"), 0);
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "no-such-user-here"), 1);
+	ASSERT_TRUE(strstr(o.err, "unknown user") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-a", "1"), 1);
+	util_kill_reap(fd);
+}
+
+/*
+ * The cgroup2 hierarchy mounted where mountinfo escapes the path ("\040"
+ * for a space), alone in a mount namespace: the tool still resolves it.
+ */
+static char cg_dir[] = "/tmp/libpidfd cg\tdir.XXXXXX";
+
+static void cgroup2_at_odd_path(char **argv, void *arg)
+{
+	char line[1024], dev[256], dir[512], type[64];
+	bool again = true;
+
+	(void)argv;
+	(void)arg;
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		_exit(97);
+	while (again) {
+		FILE *f = fopen("/proc/self/mounts", "re");
+
+		again = false;
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 &&
+			    strcmp(type, "cgroup2") == 0 &&
+			    umount2(dir, MNT_DETACH) == 0)
+				again = true;
+		if (f)
+			fclose(f);
+	}
+	if (mount("cgroup2", cg_dir, "cgroup2", 0, NULL) < 0)
+		_exit(98);
+}
+
+TEST(info_cgroup_under_escaped_mount_point)
+{
+	struct cli_out o;
+	char obj[4096];
+
+	ASSERT_TRUE(mkdtemp(cg_dir) != NULL);
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-j", "-o",
+					      "CGROUPID,CGROUP", "self", NULL },
+			      cgroup2_at_odd_path, NULL), 0);
+	rmdir(cg_dir);
+	snprintf(obj, sizeof(obj), "%s", line_of(o.out, 0));
+	ASSERT_EQ(strcmp(json_get(obj, "cgroup"), own_cgroup()), 0);
+	ASSERT_TRUE(strcmp(json_get(obj, "cgroupid"), "null") != 0);
 }

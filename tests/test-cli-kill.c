@@ -13,6 +13,21 @@
 #include "cli.h"
 #include "util.h"
 
+/*
+ * Every signal's default action, unblocked: a test run under nohup, or
+ * from a shell's background job, inherits SIGHUP or SIGINT ignored.
+ */
+static void default_signals(void *arg)
+{
+	sigset_t none;
+
+	(void)arg;
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 /* Kill a child through the tool; how the child ended, as waitpid says. */
 static int kill_child_with(const char *opt, const char *sig)
 {
@@ -20,10 +35,12 @@ static int kill_child_with(const char *opt, const char *sig)
 	char pidstr[16];
 	siginfo_t si;
 	int fd;
-	pid_t pid = util_spawn(NULL, NULL, &fd);
+	pid_t pid = util_spawn(default_signals, NULL, &fd);
 
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
-	if (opt)
+	if (opt && !sig)
+		ASSERT_EQ(CLI(&o, "pidfd", "kill", (char *)opt, pidstr), 0);
+	else if (opt)
 		ASSERT_EQ(CLI(&o, "pidfd", "kill", (char *)opt, (char *)sig, pidstr), 0);
 	else
 		ASSERT_EQ(CLI(&o, "pidfd", "kill", pidstr), 0);
@@ -43,6 +60,16 @@ TEST(kill_by_name_number_and_default)
 	ASSERT_EQ(kill_child_with("--signal", "SIGHUP"), SIGHUP);
 	ASSERT_EQ(kill_child_with("-s", "10"), 10);
 	ASSERT_EQ(kill_child_with("--signal", "RTMIN+2"), SIGRTMIN + 2);
+}
+
+/* kill(1)'s forms: the signal as the first option. */
+TEST(kill_dash_signal_forms)
+{
+	ASSERT_EQ(kill_child_with("-9", NULL), SIGKILL);
+	ASSERT_EQ(kill_child_with("-KILL", NULL), SIGKILL);
+	ASSERT_EQ(kill_child_with("-SIGKILL", NULL), SIGKILL);
+	ASSERT_EQ(kill_child_with("-hup", NULL), SIGHUP);
+	ASSERT_EQ(kill_child_with("-RTMIN+1", NULL), SIGRTMIN + 1);
 }
 
 TEST(kill_signal_0_checks_existence)

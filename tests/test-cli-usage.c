@@ -43,7 +43,18 @@ TEST(usage_errors_exit_1_with_try_line)
 		{ "pidfd", "kill", "-s", "65", "1" },
 		{ "pidfd", "kill", "-s", "RTMIN+99", "1" },
 		{ "pidfd", "kill", "-s" },
-		{ "pidfd", "kill", "-9", "1" },
+		{ "pidfd", "kill", "-NOSUCH", "1" },
+		{ "pidfd", "kill", "1", "-9" },
+		{ "pidfd", "wait", "--timeout", "0x10", "1" },
+		{ "pidfd", "wait", "--timeout", "1e3", "1" },
+		{ "pidfd", "wait", "--timeout", "inf", "1" },
+		{ "pidfd", "wait", "--timeout", " 5", "1" },
+		{ "pidfd", "wait", "--timeout", "+5", "1" },
+		{ "pidfd", "wait", "--timeout", "1.", "1" },
+		{ "pidfd", "wait", "--timeout", "99999999999", "1" },
+		{ "pidfd", "info", "+5" },
+		{ "pidfd", "info", "0x10" },
+		{ "pidfd", "info", "fd:0x3" },
 		{ "pidfd", "features", "extra" },
 		{ "pidfd", "features", "--bogus" },
 	};
@@ -81,7 +92,33 @@ TEST(help_on_stdout_exit_0)
 		ASSERT_TRUE(strstr(o.out, "--timeout") != NULL);
 		ASSERT_TRUE(strstr(o.out, " CGROUP ") != NULL);
 		ASSERT_TRUE(strstr(o.out, "pidfd(1)") != NULL);
+		ASSERT_TRUE(strstr(o.out, " -l, --list ") != NULL);
 	}
+}
+
+/* Options anywhere, as in every GNU tool: after the processes too. */
+TEST(options_after_processes)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "self", "-o", "PID,PPID"), 0);
+	ASSERT_TRUE(strstr(line_of(o.out, 0), "PID") != NULL);
+	ASSERT_TRUE(strstr(line_of(o.out, 0), "PPID") != NULL);
+	ASSERT_EQ(atoi(strrchr(line_of(o.out, 1), ' ') + 1), getpid());
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "1", "-t", "0"), 3);
+	ASSERT_TRUE(strstr(o.err, "timed out") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "features", "--help"), 0);
+	/* "--" still ends the options. */
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-t", "0", "--", "1"), 3);
+}
+
+/* A timeout is a plain decimal number of seconds. */
+TEST(timeout_decimal_fractions)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-t", "0.05", "1"), 3);
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-t", "000", "1"), 3);
 }
 
 TEST(version_on_stdout_exit_0)
@@ -107,7 +144,7 @@ TEST(features_table_and_json_agree_with_library)
 	struct libpidfd_features f;
 	struct cli_out o;
 	bool emulated = strcmp(harness_mode(), "emulated") == 0;
-	bool info = util_kernel_has(__LPFD_FEAT_GET_INFO);
+	bool info = util_kernel_has(LPFD_FEAT_GET_INFO);
 
 	ASSERT_EQ(libpidfd_features(&f, sizeof(f)), 0);
 	ASSERT_EQ(CLI(&o, "pidfd", "features"), 0);
@@ -121,7 +158,7 @@ TEST(features_table_and_json_agree_with_library)
 	else
 		ASSERT_TRUE(strstr(o.out, "get_info          native      kernel "
 				   "has PIDFD_GET_INFO (Linux 6.13)") != NULL);
-	if (!util_kernel_has(__LPFD_FEAT_PIDFD_THREAD))
+	if (!util_kernel_has(LPFD_FEAT_PIDFD_THREAD))
 		ASSERT_TRUE(strstr(o.out, "thread_pidfds     unavailable kernel "
 				   "lacks PIDFD_THREAD (Linux 6.9)") != NULL);
 	else
@@ -131,6 +168,11 @@ TEST(features_table_and_json_agree_with_library)
 			   "emulation forced: no") != NULL);
 
 	ASSERT_EQ(CLI(&o, "pidfd", "features", "--json"), 0);
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_TRUE(strstr(o.out, emulated ? "\"emulate_forced\": true" :
+			   "\"emulate_forced\": false") != NULL);
+	ASSERT_TRUE(strstr(o.out, "{\"operation\":\"get_info\",\"support\":\"") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "features", "-j"), 0);
 	ASSERT_EQ(strcmp(json_get(line_of(o.out, 1), "operation"), "get_info"), 0);
 	ASSERT_EQ(strcmp(json_get(line_of(o.out, 1), "support"),
 			 f.get_info == LIBPIDFD_NATIVE ? "native" : "emulated"), 0);

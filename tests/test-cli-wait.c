@@ -5,11 +5,13 @@
  * every status, on every kernel) and of someone else (the status exists
  * once reaped, where the kernel has PIDFD_INFO_EXIT), and the timeout.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <libpidfd.h>
 
@@ -20,7 +22,7 @@
 /* The exit status of a process reaped by another is the kernel's alone. */
 static bool native(void)
 {
-	return util_native(__LPFD_FEAT_INFO_EXIT);
+	return util_exit_after_reap();
 }
 
 /* How each victim ends; the core one dumps in a directory of its own. */
@@ -31,12 +33,24 @@ static const char *const expected[COUNT] = {
 };
 static char core_dir[] = "/tmp/libpidfd-core.XXXXXX";
 
-static void victim(enum end e)
+/* Block until the process of a pidfd has ended (polls readable). */
+static void await_end(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	while (poll(&p, 1, -1) < 0)
+		if (errno != EINTR)
+			_exit(95);
+}
+
+/* Ends after the victim before it (prev, a pidfd; -1 for the first). */
+static void victim(enum end e, int prev)
 {
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 
-	/* One after the other, far enough apart for a loaded 6.1 guest. */
-	usleep(250000 * (unsigned)(e + 1));
+	/* One after the other, each once the one before is a zombie. */
+	if (prev >= 0)
+		await_end(prev);
 	switch (e) {
 	case EXIT0:
 		_exit(0);
@@ -60,7 +74,7 @@ static char pids[COUNT][16];
 /* In the tool's process before exec: its children-to-be, named in argv. */
 static void start_victims(char **argv, void *arg)
 {
-	int first = *(int *)arg;
+	int first = *(int *)arg, prev = -1;
 
 	for (int e = 0; e < COUNT; e++) {
 		pid_t pid = fork();
@@ -68,15 +82,19 @@ static void start_victims(char **argv, void *arg)
 		if (pid < 0)
 			_exit(94);
 		if (pid == 0)
-			victim((enum end)e);
+			victim((enum end)e, prev);
 		snprintf(pids[e], sizeof(pids[e]), "%d", pid);
 		argv[first + e] = pids[e];
+		/* Close-on-exec: the tool never sees it. Our child: no reuse. */
+		prev = (int)syscall(SYS_pidfd_open, pid, 0);
+		if (prev < 0)
+			_exit(96);
 	}
 }
 
 TEST(wait_children_of_the_tool_every_ending)
 {
-	char *argv[] = { "pidfd", "wait", "--json", "X", "X", "X", "X", NULL };
+	char *argv[] = { "pidfd", "wait", "-j", "X", "X", "X", "X", NULL };
 	int first = 3;
 	struct cli_out o;
 	char cmd[64];
@@ -101,11 +119,65 @@ TEST(wait_children_of_the_tool_every_ending)
 	ASSERT_EQ(line_of(o.out, COUNT)[0], '\0');
 }
 
-static void *reaper(void *arg)
+/* The tool's pid, sent from its process just before the exec. */
+static void send_own_pid(char **argv, void *arg)
 {
+	pid_t self = getpid();
+
+	(void)argv;
+	if (write(*(int *)arg, &self, sizeof(self)) != sizeof(self))
+		_exit(97);
+}
+
+/* Whether process holder has a pidfd of target open (its fdinfo says). */
+static bool holds_pidfd_of(pid_t holder, pid_t target)
+{
+	char dir[64], want[32], buf[512];
+	struct dirent *d;
+	bool found = false;
+	DIR *fds;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", holder);
+	snprintf(want, sizeof(want), "\nPid:\t%d\n", target);
+	fds = opendir(dir);
+	if (!fds)
+		return false;
+	while (!found && (d = readdir(fds)) != NULL) {
+		int f;
+		ssize_t n;
+
+		f = openat(dirfd(fds), d->d_name, O_RDONLY | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		n = read(f, buf, sizeof(buf) - 1);
+		close(f);
+		buf[n > 0 ? n : 0] = '\0';
+		found = strstr(buf, want) != NULL;
+	}
+	closedir(fds);
+	return found;
+}
+
+static struct {
+	pid_t child;
+	int tool_pid, go;
+} other;
+
+/*
+ * The child's parent, as a thread: let the child end only once the tool
+ * holds a pidfd of it (a state polled for, not a time guessed), then reap.
+ */
+static void *release_then_reap(void *arg)
+{
+	pid_t tool;
 	int status;
 
-	waitpid(*(pid_t *)arg, &status, 0);
+	(void)arg;
+	ASSERT_EQ(read(other.tool_pid, &tool, sizeof(tool)), sizeof(tool));
+	while (!holds_pidfd_of(tool, other.child))
+		usleep(1000);
+	ASSERT_EQ(write(other.go, "", 1), 1);
+	ASSERT_EQ(waitpid(other.child, &status, 0), other.child);
 	return NULL;
 }
 
@@ -116,18 +188,22 @@ static void *reaper(void *arg)
 TEST(wait_other_process_reaped_by_its_parent)
 {
 	struct cli_out o;
-	char pidstr[16], want[64];
+	char pidstr[16], want[64], c;
+	char *argv[] = { "pidfd", "wait", pidstr, NULL };
+	int go[2], tool[2];
 	pthread_t th;
-	pid_t pid = fork();
 
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		usleep(1000000); /* long enough for the tool to start, loaded */
-		_exit(5);
-	}
-	ASSERT_EQ(pthread_create(&th, NULL, reaper, &pid), 0);
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
-	ASSERT_EQ(CLI(&o, "pidfd", "wait", pidstr), 0);
+	ASSERT_EQ(pipe2(go, O_CLOEXEC), 0);
+	ASSERT_EQ(pipe2(tool, O_CLOEXEC), 0);
+	other.child = fork();
+	ASSERT_GE(other.child, 0);
+	if (other.child == 0)
+		_exit(read(go[0], &c, 1) == 1 ? 5 : 98);
+	other.tool_pid = tool[0];
+	other.go = go[1];
+	ASSERT_EQ(pthread_create(&th, NULL, release_then_reap, NULL), 0);
+	snprintf(pidstr, sizeof(pidstr), "%d", other.child);
+	ASSERT_EQ(cli_run_pre(&o, argv, send_own_pid, &tool[1]), 0);
 	pthread_join(th, NULL);
 	snprintf(want, sizeof(want), "%s: %s", pidstr,
 		 native() ? "exited 5" : "exited (status unknown)");
@@ -144,6 +220,7 @@ TEST(wait_unreaped_zombie_is_told_unknown)
 
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--json", pidstr), 0);
+	ASSERT_TRUE(json_valid(o.out));
 	ASSERT_EQ(atoi(json_get(o.out, "pid")), pid);
 	ASSERT_EQ(strcmp(json_get(o.out, "ending"), "unknown"), 0);
 	ASSERT_EQ(strcmp(json_get(o.out, "source"), "null"), 0);
@@ -160,6 +237,10 @@ TEST(wait_timeout_exits_3)
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--timeout", "0.2", pidstr), 3);
 	ASSERT_EQ(o.out[0], '\0');
+	/* The document is whole even then, with no process in it. */
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-J", "-t", "0", pidstr), 3);
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_TRUE(strstr(o.out, "\"processes\": [") != NULL);
 	ASSERT_TRUE(strstr(o.err, "timed out") != NULL);
 	ASSERT_TRUE(strstr(o.err, pidstr) != NULL);
 	/* Still alive: wait never touched it. */
@@ -191,4 +272,65 @@ TEST(wait_self_is_refused)
 
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "self"), 1);
 	ASSERT_TRUE(strstr(o.err, "self") != NULL);
+}
+
+/*
+ * More processes than descriptors: the tool's children-to-be, all exiting
+ * at once, and a descriptor limit of 16 (the hard limit in *arg).
+ */
+#define MANY 40
+static char many_pids[MANY][16];
+
+static void many_children_low_limit(char **argv, void *arg)
+{
+	struct rlimit rl = { 16, *(rlim_t *)arg };
+
+	for (int i = 0; i < MANY; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			_exit(94);
+		if (pid == 0)
+			_exit(i % 7);
+		snprintf(many_pids[i], sizeof(many_pids[i]), "%d", pid);
+		argv[2 + i] = many_pids[i];
+	}
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		_exit(95);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+TEST(wait_more_processes_than_descriptors)
+{
+	char *argv[MANY + 3] = { "pidfd", "wait" };
+	struct cli_out o;
+	rlim_t hard = 64;
+	int watched;
+	const char *list;
+
+	/* The soft limit is raised to the hard one: all are watched. */
+	ASSERT_EQ(cli_run_pre(&o, argv, many_children_low_limit, &hard), 0);
+	ASSERT_EQ(o.err[0], '\0');
+	ASSERT_EQ(count_lines(o.out), MANY);
+
+	/* Still short: the rest are named, the others watched to the end. */
+	hard = 16;
+	ASSERT_EQ(cli_run_pre(&o, argv, many_children_low_limit, &hard), 1);
+	list = strstr(o.err, "pidfd: wait: cannot watch ");
+	ASSERT_TRUE(list != NULL);
+	ASSERT_TRUE(strstr(o.err, "(too many open files, limit 16):") != NULL);
+	watched = count_lines(o.out);
+	ASSERT_TRUE(watched >= 5 && watched < MANY);
+	ASSERT_EQ(atoi(list + strlen("pidfd: wait: cannot watch ")), MANY - watched);
+	/* The last one named on the command line is among those left over. */
+	ASSERT_TRUE(strstr(o.err, many_pids[MANY - 1]) != NULL);
+	ASSERT_TRUE(strstr(o.out, many_pids[0]) != NULL);
 }

@@ -8,6 +8,7 @@
  */
 #include <libpidfd.h>
 #include <pthread.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 
@@ -89,7 +90,7 @@ static void calls_on(int fd, int i)
 		wrong("getfd", i, r, errno);
 	/* Live: EINVAL; a zombie without memory: 0; reaped: ESRCH (5.15). */
 	r = libpidfd_process_mrelease(fd, 0);
-	if (!util_kernel_has(__LPFD_FEAT_PROCESS_MRELEASE)) {
+	if (!util_kernel_has(LPFD_FEAT_PROCESS_MRELEASE)) {
 		if (!(r == -1 && errno == ENOSYS))
 			wrong("process_mrelease", i, r, errno);
 	} else if (!(r == 0 || (r == -1 && (errno == EINVAL || errno == ESRCH))))
@@ -236,24 +237,25 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 	H.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &H.fd);
 	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
 	ASSERT_EQ(pthread_create(&th, NULL, pester, &self), 0);
-	for (int i = 0; i < rounds && !H.bad; i++) {
+	/* Until the handler has run, however late the pester thread starts. */
+	for (int i = 0; (i < rounds || H.handled == 0) && !H.bad; i++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
 		reliab_set_path(i & 1);
 		errno = 0;
 		if (libpidfd_get_info(H.fd, &info, sizeof(info)) != 0) {
 			int err = errno;
-			struct __lpfd_fdinfo fi = { 0 };
-			struct __lpfd_status st = { 0 };
-			int a = __lpfd_read_fdinfo(H.fd, &fi);
-			int b = __lpfd_read_status(H.pid, &st);
+			struct lpfd_fdinfo fi = { 0 };
+			struct lpfd_status st = { 0 };
+			int a = lpfd_read_fdinfo(H.fd, &fi);
+			int b = lpfd_read_status(H.pid, &st);
 
 			/* A handler ran inside: EINTR is no answer of ours. */
 			FAIL("get_info (%s path, round %d): %s, handler state %d; "
 			     "now: fdinfo %d pid %d, status %d have %#x, unreaped %d",
 			     i & 1 ? "emulated" : "native", i,
 			     strerrorname_np(err), (int)H.bad, a, fi.pid, b,
-			     st.have, __lpfd_pidfd_unreaped(H.fd));
+			     st.have, lpfd_pidfd_unreaped(H.fd));
 		}
 		ASSERT_EQ(info.pid, H.pid);
 		ASSERT_EQ(info.ruid, UID_BASE);
@@ -491,4 +493,137 @@ TEST(calls_after_exec_on_an_inherited_pidfd)
 	ASSERT_EQ(waitpid(child, &status, 0), child);
 	ASSERT_EQ(status, 0);
 	util_kill_reap(fd);
+}
+
+/* ------------------------------------------------------------------------
+ * The lock-free caches (the probe table, LIBPIDFD_EMULATE's, the cgroup2
+ * mount's seqlock), filled from cold by threads released at once, then
+ * rewritten while the others read: the threads switch between two cgroup
+ * namespaces whose lookups go through two different cgroup2 mounts, so
+ * every switch stores the other mount. make check runs this under
+ * ThreadSanitizer too.
+ */
+#define CACHE_THREADS 4
+
+static struct {
+	pthread_barrier_t start;
+	int fd, ns[2], rounds;
+	pid_t pid;
+	uint64_t id;
+	int wrong;
+	char first[200];
+} C;
+
+static void cache_wrong(const char *what, int round, long r, int err)
+{
+	if (__atomic_fetch_add(&C.wrong, 1, __ATOMIC_SEQ_CST) == 0)
+		snprintf(C.first, sizeof(C.first), "%s, round %d: %ld %s",
+			 what, round, r, err ? strerrorname_np(err) : "0");
+}
+
+static void *cache_user(void *arg)
+{
+	int t = (int)(uintptr_t)arg;
+	struct libpidfd_features f;
+	long r;
+
+	pthread_barrier_wait(&C.start);
+	/* Cold caches: every thread may probe and read the environment. */
+	if ((r = libpidfd_features(&f, sizeof(f))) != 0)
+		cache_wrong("features", -1, r, errno);
+	if ((r = libpidfd_getpid(C.fd)) != C.pid)
+		cache_wrong("getpid", -1, r, errno);
+	if ((r = libpidfd_send_signal(C.fd, 0, NULL, 0)) != 0)
+		cache_wrong("send_signal", -1, r, errno);
+	/* The cgroup2 mount is cached by the emulation only. */
+	reliab_set_path(1);
+	for (int i = 0; i < C.rounds; i++) {
+		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+		if (setns(C.ns[(i + t) & 1], CLONE_NEWCGROUP) != 0)
+			cache_wrong("setns", i, -1, errno);
+		r = libpidfd_get_info(C.fd, &info, sizeof(info));
+		if (r != 0 || info.pid != (uint32_t)C.pid)
+			cache_wrong("get_info", i, r, errno);
+		else if (!(info.mask & PIDFD_INFO_CGROUPID) ||
+			 info.cgroupid != C.id)
+			cache_wrong("cgroupid", i, (long)info.cgroupid, 0);
+	}
+	return NULL;
+}
+
+static void write_pid_to(const char *dir, pid_t pid)
+{
+	char procs[700], buf[16];
+	int f, n = snprintf(buf, sizeof(buf), "%d\n", pid);
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	f = open(procs, O_WRONLY | O_CLOEXEC);
+	ASSERT_GE(f, 0);
+	ASSERT_EQ(write(f, buf, (size_t)n), n);
+	close(f);
+}
+
+/* In a child of the test: base is its cgroup, base/t its target's. */
+static void threads_share_cold_caches(const char *base, const char *t,
+				      const char *mnt)
+{
+	pthread_t th[CACHE_THREADS];
+
+	write_pid_to(base, getpid());
+	C.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &C.fd);
+	write_pid_to(t, C.pid);
+	C.id = util_cgroup_id(t);
+	C.rounds = strcmp(harness_mode(), "uml") == 0 ? 50 : 300;
+	/* A second namespace rooted at base, with a cgroup2 mount of its own. */
+	ASSERT_EQ(unshare(CLONE_NEWNS), 0);
+	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	C.ns[0] = open("/proc/thread-self/ns/cgroup", O_RDONLY | O_CLOEXEC);
+	ASSERT_EQ(unshare(CLONE_NEWCGROUP), 0);
+	C.ns[1] = open("/proc/thread-self/ns/cgroup", O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(C.ns[0] >= 0 && C.ns[1] >= 0);
+	ASSERT_EQ(mount("cgroup2", mnt, "cgroup2", 0, NULL), 0);
+	ASSERT_EQ(setns(C.ns[0], CLONE_NEWCGROUP), 0);
+	ASSERT_EQ(pthread_barrier_init(&C.start, NULL, CACHE_THREADS), 0);
+	for (int i = 0; i < CACHE_THREADS; i++)
+		ASSERT_EQ(pthread_create(&th[i], NULL, cache_user,
+					 (void *)(uintptr_t)i), 0);
+	for (int i = 0; i < CACHE_THREADS; i++)
+		pthread_join(th[i], NULL);
+	util_kill_reap(C.fd);
+	umount2(mnt, MNT_DETACH);
+	if (C.wrong)
+		FAIL("%d wrong answers, the first: %s", C.wrong, C.first);
+}
+
+TEST_TIMEOUT(threads_fill_and_rewrite_the_caches_at_once, 60)
+{
+	const char *root = util_cgroup2_mount();
+	char base[600], t[620], mnt[64];
+	int status;
+	pid_t child;
+
+	ASSERT_TRUE(root[0]); /* the suite mounts cgroup2 where there is none */
+	snprintf(base, sizeof(base), "%s/libpidfd-caches-%d", root, getpid());
+	snprintf(t, sizeof(t), "%s/t", base);
+	snprintf(mnt, sizeof(mnt), "/tmp/libpidfd-caches-%d", getpid());
+	ASSERT_EQ(mkdir(base, 0755), 0);
+	ASSERT_EQ(mkdir(t, 0755), 0);
+	ASSERT_EQ(mkdir(mnt, 0755), 0);
+	fflush(stdout);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		threads_share_cold_caches(base, t, mnt);
+		fflush(stdout);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(child, &status, 0), child);
+	rmdir(mnt);
+	/* An emptied cgroup is busy until the kernel has noticed. */
+	for (int i = 0; i < 100 && rmdir(t) < 0 && errno == EBUSY; i++)
+		usleep(10000);
+	for (int i = 0; i < 100 && rmdir(base) < 0 && errno == EBUSY; i++)
+		usleep(10000);
+	ASSERT_EQ(status, 0);
 }

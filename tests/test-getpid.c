@@ -10,9 +10,9 @@
 
 static void on_both_paths(void (*check)(void *), void *arg)
 {
-	__lpfd_emulate_override(1);
+	lpfd_emulate_override(1);
 	check(arg);
-	__lpfd_emulate_override(0);
+	lpfd_emulate_override(0);
 	check(arg);
 }
 

@@ -23,26 +23,26 @@
 static void parse_all(const char *data, size_t len)
 {
 	char *buf = malloc(len ? len : 1), path[64];
-	struct __lpfd_fdinfo fi;
-	struct __lpfd_status st;
-	struct __lpfd_mountinfo mi;
+	struct lpfd_fdinfo fi;
+	struct lpfd_status st;
+	struct lpfd_mountinfo mi;
 	const char *p;
 	long long v;
 	int r;
 
 	ASSERT_TRUE(buf != NULL);
 	memcpy(buf, data, len);
-	r = __lpfd_parse_fdinfo(buf, len, &fi);
+	r = lpfd_parse_fdinfo(buf, len, &fi);
 	ASSERT_TRUE((r == 0) == fi.is_pidfd && fi.pid >= -1);
-	ASSERT_EQ(__lpfd_parse_status(buf, len, &st), 0);
+	ASSERT_EQ(lpfd_parse_status(buf, len, &st), 0);
 	ASSERT_TRUE(st.pid >= 0 && st.tgid >= 0 && st.ppid >= 0);
-	r = __lpfd_parse_cgroup(buf, len, path, sizeof(path));
+	r = lpfd_parse_cgroup(buf, len, path, sizeof(path));
 	if (r == 0)
 		ASSERT_TRUE(path[0] == '/' && strlen(path) < sizeof(path));
 	p = buf;
-	r = __lpfd_parse_int(&p, buf + len, &v);
+	r = lpfd_parse_int(&p, buf + len, &v);
 	ASSERT_TRUE(p >= buf && p <= buf + len);
-	r = __lpfd_parse_mountinfo_line(buf, len, &mi);
+	r = lpfd_parse_mountinfo_line(buf, len, &mi);
 	if (r == 0)
 		ASSERT_TRUE(mi.root[0] == '/' && mi.mnt[0] == '/');
 	free(buf);
@@ -234,7 +234,7 @@ TEST(cgroup_path_longer_than_resolved)
 	name[200] = '\0';
 	snprintf(dir, sizeof(dir), "%s/libpidfd-long-%d", m, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
-	while (strlen(dir) - strlen(m) < __LPFD_PATH_MAX + 100) {
+	while (strlen(dir) - strlen(m) < LPFD_PATH_MAX + 100) {
 		strcat(strcat(dir, "/"), name);
 		ASSERT_EQ(mkdir(dir, 0755), 0);
 		depth++;

@@ -24,27 +24,27 @@
 #include "util.h"
 
 static const struct {
-	enum __lpfd_feature feat;
+	enum lpfd_feature feat;
 	uint64_t bit;
 } kernel_bits[] = {
-	{ __LPFD_FEAT_PIDFD_OPEN, LIBPIDFD_KERNEL_PIDFD_OPEN },
-	{ __LPFD_FEAT_SEND_SIGNAL, LIBPIDFD_KERNEL_SEND_SIGNAL },
-	{ __LPFD_FEAT_WAITID_PIDFD, LIBPIDFD_KERNEL_WAITID_PIDFD },
-	{ __LPFD_FEAT_GETFD, LIBPIDFD_KERNEL_GETFD },
-	{ __LPFD_FEAT_PROCESS_MADVISE, LIBPIDFD_KERNEL_PROCESS_MADVISE },
-	{ __LPFD_FEAT_PROCESS_MRELEASE, LIBPIDFD_KERNEL_PROCESS_MRELEASE },
-	{ __LPFD_FEAT_PIDFD_THREAD, LIBPIDFD_KERNEL_PIDFD_THREAD },
-	{ __LPFD_FEAT_NS_IOCTLS, LIBPIDFD_KERNEL_NS_IOCTLS },
-	{ __LPFD_FEAT_GET_INFO, LIBPIDFD_KERNEL_GET_INFO },
-	{ __LPFD_FEAT_INFO_EXIT, LIBPIDFD_KERNEL_INFO_EXIT },
-	{ __LPFD_FEAT_SELF_SENTINELS, LIBPIDFD_KERNEL_SELF_SENTINELS },
-	{ __LPFD_FEAT_INFO_COREDUMP, LIBPIDFD_KERNEL_INFO_COREDUMP },
-	{ __LPFD_FEAT_SELF_GROUP_10001, LIBPIDFD_KERNEL_SELF_GROUP_10001 },
-	{ __LPFD_FEAT_INFO_SUPPORTED, LIBPIDFD_KERNEL_INFO_SUPPORTED },
-	{ __LPFD_FEAT_INFO_CODE, LIBPIDFD_KERNEL_INFO_CODE },
+	{ LPFD_FEAT_PIDFD_OPEN, LIBPIDFD_KERNEL_PIDFD_OPEN },
+	{ LPFD_FEAT_SEND_SIGNAL, LIBPIDFD_KERNEL_SEND_SIGNAL },
+	{ LPFD_FEAT_WAITID_PIDFD, LIBPIDFD_KERNEL_WAITID_PIDFD },
+	{ LPFD_FEAT_GETFD, LIBPIDFD_KERNEL_GETFD },
+	{ LPFD_FEAT_PROCESS_MADVISE, LIBPIDFD_KERNEL_PROCESS_MADVISE },
+	{ LPFD_FEAT_PROCESS_MRELEASE, LIBPIDFD_KERNEL_PROCESS_MRELEASE },
+	{ LPFD_FEAT_PIDFD_THREAD, LIBPIDFD_KERNEL_PIDFD_THREAD },
+	{ LPFD_FEAT_NS_IOCTLS, LIBPIDFD_KERNEL_NS_IOCTLS },
+	{ LPFD_FEAT_GET_INFO, LIBPIDFD_KERNEL_GET_INFO },
+	{ LPFD_FEAT_INFO_EXIT, LIBPIDFD_KERNEL_INFO_EXIT },
+	{ LPFD_FEAT_SELF_SENTINELS, LIBPIDFD_KERNEL_SELF_SENTINELS },
+	{ LPFD_FEAT_INFO_COREDUMP, LIBPIDFD_KERNEL_INFO_COREDUMP },
+	{ LPFD_FEAT_SELF_GROUP_10001, LIBPIDFD_KERNEL_SELF_GROUP_10001 },
+	{ LPFD_FEAT_INFO_SUPPORTED, LIBPIDFD_KERNEL_INFO_SUPPORTED },
+	{ LPFD_FEAT_INFO_CODE, LIBPIDFD_KERNEL_INFO_CODE },
 };
 
-static unsigned want_support(enum __lpfd_feature feat)
+static unsigned want_support(enum lpfd_feature feat)
 {
 	return util_native(feat) ? LIBPIDFD_NATIVE : LIBPIDFD_EMULATED;
 }
@@ -53,7 +53,7 @@ static unsigned want_support(enum __lpfd_feature feat)
 static void say_kernel(const struct libpidfd_features *f)
 {
 	printf("# kernel has:");
-	for (size_t i = 0; i < __lpfd_array_size(kernel_bits); i++)
+	for (size_t i = 0; i < lpfd_array_size(kernel_bits); i++)
 		printf(" %d", util_kernel_has(kernel_bits[i].feat));
 	printf(" (probe table order); emulation forced: %u\n",
 	       f->emulate_forced);
@@ -65,17 +65,17 @@ TEST(features_follow_the_probe_table)
 
 	ASSERT_EQ(libpidfd_features(&f, sizeof(f)), 0);
 	say_kernel(&f);
-	for (size_t i = 0; i < __lpfd_array_size(kernel_bits); i++)
+	for (size_t i = 0; i < lpfd_array_size(kernel_bits); i++)
 		ASSERT_EQ(!!(f.kernel & kernel_bits[i].bit),
 			  util_kernel_has(kernel_bits[i].feat));
-	ASSERT_EQ(f.get_info, want_support(__LPFD_FEAT_GET_INFO));
-	ASSERT_EQ(f.getpid, want_support(__LPFD_FEAT_GET_INFO));
-	ASSERT_EQ(f.get_namespace, want_support(__LPFD_FEAT_NS_IOCTLS));
-	ASSERT_EQ(f.self_sentinels, want_support(__LPFD_FEAT_SELF_SENTINELS));
-	ASSERT_EQ(f.thread_pidfds, util_kernel_has(__LPFD_FEAT_PIDFD_THREAD) ?
+	ASSERT_EQ(f.get_info, want_support(LPFD_FEAT_GET_INFO));
+	ASSERT_EQ(f.getpid, want_support(LPFD_FEAT_GET_INFO));
+	ASSERT_EQ(f.get_namespace, want_support(LPFD_FEAT_NS_IOCTLS));
+	ASSERT_EQ(f.self_sentinels, want_support(LPFD_FEAT_SELF_SENTINELS));
+	ASSERT_EQ(f.thread_pidfds, util_kernel_has(LPFD_FEAT_PIDFD_THREAD) ?
 		  LIBPIDFD_NATIVE : LIBPIDFD_UNAVAILABLE);
 	ASSERT_EQ(!!(f.info_mask & PIDFD_INFO_EXIT),
-		  util_native(__LPFD_FEAT_INFO_EXIT));
+		  util_native(LPFD_FEAT_INFO_EXIT));
 }
 
 /* In a mount namespace of our own, an empty tmpfs where /proc was. */
@@ -97,7 +97,7 @@ TEST(without_proc_exactly_the_native_paths_answer)
 	ASSERT_GE(fd, 0);
 	hide_proc();
 
-	if (util_native(__LPFD_FEAT_GET_INFO)) {
+	if (util_native(LPFD_FEAT_GET_INFO)) {
 		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 		ASSERT_EQ(info.pid, getpid());
 		ASSERT_EQ(libpidfd_getpid(fd), getpid());
@@ -107,7 +107,7 @@ TEST(without_proc_exactly_the_native_paths_answer)
 	}
 
 	ns = libpidfd_get_namespace(fd, PIDFD_GET_UTS_NAMESPACE);
-	if (util_native(__LPFD_FEAT_NS_IOCTLS)) {
+	if (util_native(LPFD_FEAT_NS_IOCTLS)) {
 		ASSERT_GE(ns, 0);
 		ASSERT_EQ(fstat(ns, &got), 0);
 		ASSERT_EQ(got.st_ino, uts.st_ino);
@@ -119,7 +119,7 @@ TEST(without_proc_exactly_the_native_paths_answer)
 
 	/* PIDFD_THREAD is the kernel's or nobody's. */
 	tfd = libpidfd_open((pid_t)syscall(SYS_gettid), PIDFD_THREAD);
-	if (util_kernel_has(__LPFD_FEAT_PIDFD_THREAD)) {
+	if (util_kernel_has(LPFD_FEAT_PIDFD_THREAD)) {
 		ASSERT_GE(tfd, 0);
 		close(tfd);
 	} else {
@@ -143,7 +143,7 @@ TEST(native_info_is_the_kernels_in_the_newest_layout)
 	struct pidfd_info raw, lib, again;
 	int fd;
 
-	if (!util_native(__LPFD_FEAT_INFO_CODE)) {
+	if (!util_native(LPFD_FEAT_INFO_CODE)) {
 		/* Elsewhere the library's own mask stands for the kernel's. */
 		memset(&lib, 0, sizeof(lib));
 		lib.mask = PIDFD_INFO_SUPPORTED_MASK;
@@ -151,7 +151,7 @@ TEST(native_info_is_the_kernels_in_the_newest_layout)
 		ASSERT_GE(fd, 0);
 		ASSERT_EQ(libpidfd_get_info(fd, &lib, sizeof(lib)), 0);
 		ASSERT_TRUE(lib.mask & PIDFD_INFO_SUPPORTED_MASK);
-		ASSERT_EQ(lib.supported_mask, __lpfd_info_supported_mask());
+		ASSERT_EQ(lib.supported_mask, lpfd_info_supported_mask());
 		ASSERT_EQ(lib.supported_mask & PIDFD_INFO_COREDUMP_CODE, 0);
 		close(fd);
 		return;
@@ -164,7 +164,7 @@ TEST(native_info_is_the_kernels_in_the_newest_layout)
 	ASSERT_EQ(ioctl(fd, PIDFD_GET_INFO, &raw), 0);
 	ASSERT_TRUE(raw.mask & PIDFD_INFO_SUPPORTED_MASK);
 	ASSERT_EQ(raw.supported_mask, want);
-	ASSERT_EQ(__lpfd_info_supported_mask(), want);
+	ASSERT_EQ(lpfd_info_supported_mask(), want);
 
 	memset(&lib, 0, sizeof(lib));
 	lib.mask = PIDFD_INFO_SUPPORTED_MASK | PIDFD_INFO_COREDUMP;
@@ -173,7 +173,7 @@ TEST(native_info_is_the_kernels_in_the_newest_layout)
 
 	/* The translation keeps the kernel's own bytes as they are. */
 	again = raw;
-	__lpfd_info_to_newest(&again, sizeof(again), PIDFD_INFO_SUPPORTED_MASK,
+	lpfd_info_to_newest(&again, sizeof(again), PIDFD_INFO_SUPPORTED_MASK,
 			      PIDFD_INFO_SIZE_VER3);
 	ASSERT_EQ(memcmp(&again, &raw, sizeof(raw)), 0);
 	close(fd);

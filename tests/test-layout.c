@@ -25,7 +25,7 @@ TEST(kernel_6_19_supported_mask_moves_to_80)
 	struct pidfd_info info;
 
 	written_by_6_19(&info);
-	__lpfd_info_to_newest(&info, sizeof(info), PIDFD_INFO_SUPPORTED_MASK, 80);
+	lpfd_info_to_newest(&info, sizeof(info), PIDFD_INFO_SUPPORTED_MASK, 80);
 	ASSERT_EQ(info.supported_mask, supported);
 	ASSERT_EQ(info.coredump_code, 0);
 	ASSERT_EQ(info.coredump_pad, 0);
@@ -38,13 +38,13 @@ TEST(kernel_6_19_caller_with_80_bytes_gets_no_torn_field)
 
 	written_by_6_19(&info);
 	info.supported_mask = 0x5a5a; /* beyond the caller's 80 bytes */
-	__lpfd_info_to_newest(&info, 80, PIDFD_INFO_SUPPORTED_MASK, 80);
+	lpfd_info_to_newest(&info, 80, PIDFD_INFO_SUPPORTED_MASK, 80);
 	ASSERT_EQ(info.coredump_code, 0);
 	ASSERT_EQ(info.coredump_pad, 0);
 	ASSERT_EQ(info.supported_mask, 0x5a5a);
 	written_by_6_19(&info);
 	info.coredump_pad = 0x77;
-	__lpfd_info_to_newest(&info, 76, PIDFD_INFO_SUPPORTED_MASK, 80);
+	lpfd_info_to_newest(&info, 76, PIDFD_INFO_SUPPORTED_MASK, 80);
 	ASSERT_EQ(info.coredump_code, 0);
 	ASSERT_EQ(info.coredump_pad, 0x77); /* past the caller's size */
 }
@@ -57,7 +57,7 @@ TEST(kernel_7_1_layout_is_kept)
 	info.mask = PIDFD_INFO_SUPPORTED_MASK | PIDFD_INFO_COREDUMP_CODE;
 	info.coredump_code = 1;
 	info.supported_mask = supported | PIDFD_INFO_COREDUMP_CODE;
-	__lpfd_info_to_newest(&info, sizeof(info), PIDFD_INFO_SUPPORTED_MASK, 88);
+	lpfd_info_to_newest(&info, sizeof(info), PIDFD_INFO_SUPPORTED_MASK, 88);
 	ASSERT_EQ(info.coredump_code, 1);
 	ASSERT_EQ(info.supported_mask, supported | PIDFD_INFO_COREDUMP_CODE);
 }
@@ -69,14 +69,14 @@ TEST(older_kernels_get_a_supported_mask_from_the_library)
 	for (size_t ksize = 64; ksize <= 72; ksize += 8) {
 		memset(&info, 0, sizeof(info));
 		info.mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
-		__lpfd_info_to_newest(&info, sizeof(info),
+		lpfd_info_to_newest(&info, sizeof(info),
 				      PIDFD_INFO_SUPPORTED_MASK, ksize);
 		ASSERT_TRUE(info.mask & PIDFD_INFO_SUPPORTED_MASK);
-		ASSERT_EQ(info.supported_mask, __lpfd_info_supported_mask());
+		ASSERT_EQ(info.supported_mask, lpfd_info_supported_mask());
 		/* Not asked: not given. */
 		memset(&info, 0, sizeof(info));
 		info.mask = PIDFD_INFO_PID;
-		__lpfd_info_to_newest(&info, sizeof(info), 0, ksize);
+		lpfd_info_to_newest(&info, sizeof(info), 0, ksize);
 		ASSERT_EQ(info.mask, PIDFD_INFO_PID);
 		ASSERT_EQ(info.supported_mask, 0);
 	}

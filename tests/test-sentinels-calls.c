@@ -9,7 +9,6 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include "sentinels.h"
 #include "util.h"
@@ -105,7 +104,7 @@ static long nothing_to_do_unknown_advice(void)
 	int fd;
 	long r;
 
-	if (!__lpfd_kernel_has(__LPFD_FEAT_SELF_SENTINELS))
+	if (!lpfd_native(LPFD_FEAT_SELF_SENTINELS))
 		return -1;
 	fd = libpidfd_open(getpid(), 0);
 	ASSERT_GE(fd, 0);
@@ -191,7 +190,7 @@ static void check_mrelease(void *arg)
 	}
 	/* Not a sentinel: the kernel's answer, ENOSYS before 5.15. */
 	ASSERT_ERRNO(libpidfd_process_mrelease(-10002, 1),
-		     util_kernel_has(__LPFD_FEAT_PROCESS_MRELEASE) ? EINVAL : ENOSYS);
+		     util_kernel_has(LPFD_FEAT_PROCESS_MRELEASE) ? EINVAL : ENOSYS);
 }
 
 TEST(mrelease_self_is_einval)
@@ -204,10 +203,9 @@ TEST(waitid_self_is_echild_at_once)
 {
 	int cfd;
 	pid_t child = util_spawn(NULL, NULL, &cfd);
-	struct timespec t0, t1;
 	siginfo_t si;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* A wait that blocked would never end: the harness's timeout. */
 	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
 		memset(&si, 0x5a, sizeof(si));
 		ASSERT_ERRNO(libpidfd_waitid(self_values[i], &si, WEXITED, NULL),
@@ -222,8 +220,6 @@ TEST(waitid_self_is_echild_at_once)
 		ASSERT_ERRNO(libpidfd_waitid(self_values[i], (siginfo_t *)8,
 					     WEXITED, NULL), EFAULT);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ASSERT_TRUE(t1.tv_sec - t0.tv_sec < 5); /* a hang would be the timeout */
 	/* The child is still there to be waited for through its pidfd. */
 	ASSERT_EQ(kill(child, SIGKILL), 0);
 	ASSERT_EQ(libpidfd_waitid(cfd, &si, WEXITED, NULL), 0);
@@ -287,7 +283,7 @@ static void check_bad_values(void *arg)
 		ASSERT_ERRNO(libpidfd_process_madvise(v, &iov, 1, MADV_COLD, 0),
 			     EBADF);
 		ASSERT_ERRNO(libpidfd_process_mrelease(v, 0),
-			     util_kernel_has(__LPFD_FEAT_PROCESS_MRELEASE) ?
+			     util_kernel_has(LPFD_FEAT_PROCESS_MRELEASE) ?
 			     EBADF : ENOSYS);
 		ASSERT_ERRNO(libpidfd_get_namespace(v, PIDFD_GET_UTS_NAMESPACE),
 			     EBADF);

@@ -117,7 +117,7 @@ static void *unsharing_thread(void *arg)
 	sem_wait(&u->leader_ready);
 
 	for (int emulate = 1; emulate >= 0; emulate--) {
-		__lpfd_emulate_override(emulate);
+		lpfd_emulate_override(emulate);
 		/* The thread's own table: its fds, not the leader's. */
 		expect_dup(PIDFD_SELF_THREAD, ONLY_THREAD, 't');
 		expect_dup(PIDFD_SELF_THREAD, BOTH, 't');

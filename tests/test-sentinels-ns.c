@@ -99,7 +99,7 @@ static void *own_uts_thread(void *arg)
 	ASSERT_EQ(stat("/proc/self/ns/uts", &leaders), 0);
 	ASSERT_NE(mine.st_ino, leaders.st_ino);
 	for (int emulate = 1; emulate >= 0; emulate--) {
-		__lpfd_emulate_override(emulate);
+		lpfd_emulate_override(emulate);
 		ASSERT_EQ(uts_ino(PIDFD_SELF_THREAD), mine.st_ino);
 		ASSERT_EQ(uts_ino(PIDFD_SELF_THREAD_GROUP), leaders.st_ino);
 	}
@@ -213,7 +213,7 @@ TEST(ns_after_fork_names_the_child)
 	if (pid == 0) {
 		ASSERT_EQ(unshare(CLONE_NEWUTS), 0);
 		for (int emulate = 0; emulate < 2; emulate++) {
-			__lpfd_emulate_override(emulate);
+			lpfd_emulate_override(emulate);
 			expect_ns(PIDFD_SELF_PROCESS, 9, "/proc/self");
 			expect_ns(PIDFD_SELF, 9, "/proc/thread-self");
 		}

@@ -231,9 +231,9 @@ TEST(signal_process_group)
 {
 	block_usr1();
 	sentinels_both_paths(check_process_group, NULL);
-	__lpfd_emulate_override(1);
+	lpfd_emulate_override(1);
 	sentinels_in_thread(pgrp_of_thread_id, NULL);
-	__lpfd_emulate_override(0);
+	lpfd_emulate_override(0);
 	sentinels_in_thread(pgrp_of_thread_id, NULL);
 }
 
@@ -334,7 +334,7 @@ static void check_pgrp_queue(void *arg)
 	queue_info(&si, SIGUSR1, SI_QUEUE, 5);
 	r = libpidfd_send_signal(PIDFD_SELF_THREAD_GROUP, SIGUSR1, &si,
 				 PIDFD_SIGNAL_PROCESS_GROUP);
-	if (!util_kernel_has(__LPFD_FEAT_PIDFD_THREAD)) {
+	if (!util_kernel_has(LPFD_FEAT_PIDFD_THREAD)) {
 		/* Before 6.9 no PIDFD_SIGNAL_PROCESS_GROUP to do it with. */
 		ASSERT_EQ(r, -1);
 		ASSERT_EQ(errno, EINVAL);
@@ -430,7 +430,7 @@ TEST(signal_real_pidfd_is_plain_kernel_call)
 	ASSERT_EQ(libpidfd_send_signal(fd, SIGUSR1, NULL, 0), 0);
 	ASSERT_EQ(got_code, SI_USER);
 	r = libpidfd_send_signal(fd, SIGUSR1, NULL, PIDFD_SIGNAL_THREAD);
-	if (!util_kernel_has(__LPFD_FEAT_PIDFD_THREAD))
+	if (!util_kernel_has(LPFD_FEAT_PIDFD_THREAD))
 		ASSERT_TRUE(r == -1 && errno == EINVAL); /* flags: 6.9 */
 	else
 		ASSERT_TRUE(r == 0 && got_code == SI_TKILL);
@@ -449,7 +449,7 @@ TEST(signal_after_fork_names_the_child)
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		for (int emulate = 0; emulate < 2; emulate++) {
-			__lpfd_emulate_override(emulate);
+			lpfd_emulate_override(emulate);
 			send_and_check(PIDFD_SELF_PROCESS, SI_USER);
 			send_and_check(PIDFD_SELF_THREAD, SI_TKILL);
 		}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -74,7 +75,8 @@ void util_wait_exit(int pidfd)
 {
 	struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
-	ASSERT_EQ(poll(&p, 1, 10000), 1);
+	/* No time limit of its own: the harness's timeout, which scales. */
+	ASSERT_EQ(poll(&p, 1, -1), 1);
 }
 
 void util_kill_reap(int pidfd)
@@ -93,7 +95,7 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 
 	memset(r->buf, 0xa5, sizeof(r->buf));
 	info->mask = mask;
-	__lpfd_emulate_override(emulate);
+	lpfd_emulate_override(emulate);
 	errno = 0;
 	r->ret = libpidfd_get_info(fd, info, size);
 	r->err = errno;
@@ -101,17 +103,39 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 
 bool util_have_native_info(void)
 {
-	return __lpfd_kernel_has_raw(__LPFD_FEAT_GET_INFO) > 0;
+	return lpfd_kernel_has(LPFD_FEAT_GET_INFO) > 0;
 }
 
 bool util_kernel_has(int feat)
 {
-	return __lpfd_kernel_has_raw((enum __lpfd_feature)feat) > 0;
+	return lpfd_kernel_has((enum lpfd_feature)feat) > 0;
 }
 
 bool util_native(int feat)
 {
-	return __lpfd_kernel_has((enum __lpfd_feature)feat) > 0;
+	return lpfd_native((enum lpfd_feature)feat) > 0;
+}
+
+bool util_kernel_gives_exit_after_reap(void)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
+	siginfo_t si;
+	int fd, r;
+
+	util_zombie(0, &fd);
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	r = ioctl(fd, PIDFD_GET_INFO, &info);
+	close(fd);
+	return r == 0 && (info.mask & PIDFD_INFO_EXIT);
+}
+
+bool util_exit_after_reap(void)
+{
+	if (util_native(LPFD_FEAT_INFO_EXIT))
+		return true;
+	if (!getenv("TEST_PERSONALITY") || !util_native(LPFD_FEAT_GET_INFO))
+		return false;
+	return util_kernel_gives_exit_after_reap();
 }
 
 bool util_kernel_has_peerpidfd(void)

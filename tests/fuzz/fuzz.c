@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #if defined(FUZZ_fdinfo)
 static void one(const char *buf, size_t len)
 {
-	struct __lpfd_fdinfo fi;
-	int r = __lpfd_parse_fdinfo(buf, len, &fi);
+	struct lpfd_fdinfo fi;
+	int r = lpfd_parse_fdinfo(buf, len, &fi);
 
 	CHECK(r == 0 || r == -ENOENT);
 	CHECK((r == 0) == fi.is_pidfd);
@@ -34,16 +34,16 @@ static void one(const char *buf, size_t len)
 #elif defined(FUZZ_status)
 static void one(const char *buf, size_t len)
 {
-	struct __lpfd_status st;
+	struct lpfd_status st;
 
-	CHECK(__lpfd_parse_status(buf, len, &st) == 0);
-	CHECK((st.have & ~(__LPFD_ST_ALL | __LPFD_ST_NSPID)) == 0);
-	CHECK((st.have & __LPFD_ST_NSPID) ?
+	CHECK(lpfd_parse_status(buf, len, &st) == 0);
+	CHECK((st.have & ~(LPFD_ST_ALL | LPFD_ST_NSPID)) == 0);
+	CHECK((st.have & LPFD_ST_NSPID) ?
 	      st.nspid_levels >= 1 && st.nspid_levels <= 32 &&
 	      st.nspid_first > 0 : !st.nspid_levels && !st.nspid_first);
 	CHECK(st.pid >= 0 && st.tgid >= 0 && st.ppid >= 0);
-	CHECK((st.have & __LPFD_ST_PID) || st.pid == 0);
-	CHECK((st.have & __LPFD_ST_UID) || !(st.uid[0] | st.uid[3]));
+	CHECK((st.have & LPFD_ST_PID) || st.pid == 0);
+	CHECK((st.have & LPFD_ST_UID) || !(st.uid[0] | st.uid[3]));
 }
 #elif defined(FUZZ_cgroup)
 /* The output buffer's size comes from the input's first byte. */
@@ -54,7 +54,7 @@ static void one(const char *buf, size_t len)
 	int r;
 
 	CHECK(path);
-	r = __lpfd_parse_cgroup(buf, len, path, size);
+	r = lpfd_parse_cgroup(buf, len, path, size);
 	CHECK(r == 0 || r == -ENOENT || r == -ENAMETOOLONG);
 	if (r == 0) {
 		size_t n = strnlen(path, size);
@@ -75,12 +75,12 @@ static void one(const char *buf, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
 		char *line = malloc(n ? n : 1);
-		struct __lpfd_mountinfo mi;
+		struct lpfd_mountinfo mi;
 		int r;
 
 		CHECK(line);
 		memcpy(line, p, n);
-		r = __lpfd_parse_mountinfo_line(line, n, &mi);
+		r = lpfd_parse_mountinfo_line(line, n, &mi);
 		CHECK(r == 0 || r == -ENOENT);
 		if (r == 0) {
 			CHECK(mi.mnt_id >= 0);
@@ -101,7 +101,7 @@ static void one(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
 	long long v = 12345;
-	int r = __lpfd_parse_int(&p, end, &v);
+	int r = lpfd_parse_int(&p, end, &v);
 
 	CHECK(r == 0 || r == -EINVAL || r == -ERANGE);
 	CHECK(p >= buf && p <= end);
@@ -111,8 +111,44 @@ static void one(const char *buf, size_t len)
 		CHECK(v == 0 || (buf[0] == '-') == (v < 0));
 	}
 }
+#elif defined(FUZZ_stat)
+static void one(const char *buf, size_t len)
+{
+	struct lpfd_stat st;
+	int r = lpfd_parse_stat(buf, len, &st);
+
+	CHECK(r == 0 || r == -ENOENT);
+	CHECK(r == 0 || st.have == 0);
+	CHECK((st.have & ~(LPFD_STAT_COMM | LPFD_STAT_STATE |
+			   LPFD_STAT_START)) == 0);
+	CHECK(memchr(st.comm, '\0', sizeof(st.comm)));
+	/* The name is copied from between the parentheses, never invented. */
+	CHECK(!(st.have & LPFD_STAT_COMM) ||
+	      memmem(buf, len, st.comm, strlen(st.comm)));
+	CHECK(!(st.have & LPFD_STAT_STATE) || st.state > ' ');
+	CHECK((st.have & LPFD_STAT_STATE) || !(st.have & LPFD_STAT_START));
+}
+#elif defined(FUZZ_cmdline)
+/* The output buffer's size comes from the input's first byte. */
+static void one(const char *buf, size_t len)
+{
+	size_t size = len ? (unsigned char)buf[0] : 0;
+	char *out = malloc(size ? size : 1);
+	ssize_t r;
+
+	CHECK(out);
+	r = lpfd_parse_cmdline(buf, len, out, size);
+	CHECK(r == -ENOENT || (r >= 0 && (size_t)r < size));
+	if (r >= 0) {
+		CHECK(out[r] == '\0' && strlen(out) == (size_t)r);
+		CHECK(r > 0 || size == 1);
+		for (ssize_t i = 0; i < r; i++)
+			CHECK(out[i] == buf[i] || (out[i] == ' ' && !buf[i]));
+	}
+	free(out);
+}
 #else
-#error "build with -DFUZZ_fdinfo, _status, _cgroup, _mountinfo or _int"
+#error "build with -DFUZZ_fdinfo, _status, _cgroup, _mountinfo, _int, _stat or _cmdline"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pidfd's messages say what happened: a pid that never existed, a
+ * descriptor that is no pidfd, a /proc the emulation cannot use; and
+ * output that could not be written is an error, as util-linux has it.
+ */
+#include <sched.h>
+#include <sys/mount.h>
+
+#include "cli.h"
+
+/* In the tool's process: /dev/full on its stdout, /dev/null on fd 3. */
+static void open_onto(const char *path, int flags, int target)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0 || dup2(fd, target) != target)
+		_exit(95);
+}
+
+static void stdout_full(char **argv, void *arg)
+{
+	(void)argv;
+	(void)arg;
+	open_onto("/dev/full", O_WRONLY, 1);
+}
+
+static void devnull_fd3(char **argv, void *arg)
+{
+	(void)argv;
+	(void)arg;
+	open_onto("/dev/null", O_RDONLY, 3);
+}
+
+TEST(write_error_exits_1)
+{
+	static const char *const cases[][4] = {
+		{ "pidfd", "info", "self" }, { "pidfd", "--help" },
+		{ "pidfd", "features" }, { "pidfd", "kill", "--list" },
+		{ "pidfd", "--version" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_out o;
+		int r = cli_run_pre(&o, (char **)cases[i], stdout_full, NULL);
+
+		if (r != 1 || strcmp(o.err, "pidfd: write error: No space left "
+				     "on device\n") != 0)
+			FAIL("%s %s: exit %d, err '%s'", cases[i][1],
+			     cases[i][2] ? cases[i][2] : "", r, o.err);
+	}
+}
+
+/* No process ever had this pid: nothing has "exited". */
+TEST(never_existed_is_no_such_process)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "2147483647"), 1);
+	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open process 2147483647: "
+			 "no such process\n"), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "0", "2147483647"), 1);
+	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open process 2147483647: "
+			 "no such process\n"), 0);
+}
+
+TEST(fd_not_a_pidfd_says_so)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "fd:3", NULL },
+			      devnull_fd3, NULL), 1);
+	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open fd:3: not a pidfd\n"), 0);
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "kill", "fd:3", NULL },
+			      devnull_fd3, NULL), 1);
+	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open fd:3: not a pidfd\n"), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "fd:1000"), 1);
+	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open fd:1000: not an open file "
+			 "descriptor\n"), 0);
+}
+
+/*
+ * The tool as pid 1 of a new pid namespace that still sees the parent's
+ * /proc ("unshare -p" without "--mount-proc"), emulating: argv[3] is "1".
+ */
+static void new_pidns(char **argv, void *arg)
+{
+	int status;
+	pid_t pid;
+
+	(void)arg;
+	(void)argv;
+	setenv("LIBPIDFD_EMULATE", "1", 1);
+	if (unshare(CLONE_NEWPID) < 0)
+		_exit(97);
+	pid = fork();
+	if (pid < 0)
+		_exit(98);
+	if (pid == 0)
+		return; /* the tool */
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		_exit(99);
+	_exit(WEXITSTATUS(status));
+}
+
+TEST(proc_of_another_pid_namespace_is_named)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "PID", "1",
+					      NULL }, new_pidns, NULL), 1);
+	ASSERT_EQ(o.out[0], '\0');
+	if (!strstr(o.err, "pidfd: cannot get information on process 1: "
+		    "/proc belongs to another pid namespace"))
+		FAIL("err: %s", o.err);
+	/* Listing every process needs this namespace's /proc, native or not. */
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "--all", NULL },
+			      new_pidns, NULL), 1);
+	if (strcmp(o.err, "pidfd: info: cannot list processes: /proc belongs "
+		   "to another pid namespace (mount this namespace's: mount -t "
+		   "proc proc /proc)\n"))
+		FAIL("err: %s", o.err);
+}
+
+/* The tool, emulating, in a mount namespace without /proc, on itself. */
+static void no_proc(char **argv, void *arg)
+{
+	static char self[16];
+
+	(void)arg;
+	setenv("LIBPIDFD_EMULATE", "1", 1);
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    umount2("/proc", MNT_DETACH) < 0)
+		_exit(97);
+	snprintf(self, sizeof(self), "%d", getpid());
+	argv[4] = self;
+}
+
+TEST(proc_not_mounted_is_named)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "PID", "X",
+					      NULL }, no_proc, NULL), 1);
+	ASSERT_EQ(o.out[0], '\0');
+	if (!strstr(o.err, ": /proc is not mounted"))
+		FAIL("err: %s", o.err);
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pidfd info never shows a recycled pid's /proc data. The tool runs under
+ * a seccomp filter that stops it at every openat; when it opens the
+ * target's /proc/<pid>/stat, this test kills and reaps the target and
+ * starts another process at the same pid, then lets the open go on. The
+ * tool reads the newcomer's file, and must show none of it: its check
+ * through the pidfd finds the process it was asked about reaped.
+ */
+#include <libpidfd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+
+#include "cli.h"
+#include "reliab.h"
+
+struct reuse_ctx {
+	int req[2], ack[2]; /* the tool's listener handed over, and taken */
+	int victim_fd;      /* the pidfd the tool is asked about, by pid */
+	pid_t victim;
+	struct reliab_gen gen; /* the newcomer at the victim's pid */
+	int newcomer_fd;
+	bool reused;
+};
+
+static struct reuse_ctx ctx;
+
+struct handover {
+	pid_t pid;
+	int listener;
+};
+
+/* In the tool's process before exec: every openat stops for the test. */
+static void trap_opens(char **argv, void *arg)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	struct handover h = { getpid(), -1 };
+	char c;
+
+	(void)argv;
+	(void)arg;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		_exit(90);
+	h.listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				  SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	/* The listener is close-on-exec: the test takes it before the exec. */
+	if (h.listener < 0 || write(ctx.req[1], &h, sizeof(h)) != sizeof(h) ||
+	    read(ctx.ack[0], &c, 1) != 1)
+		_exit(91);
+}
+
+/* The path a stopped openat names, read from the tool's memory. */
+static void path_of(const struct seccomp_notif *req, char *buf, size_t size)
+{
+	struct iovec local = { buf, size - 1 };
+	struct iovec remote = { (void *)(uintptr_t)req->data.args[1], size - 1 };
+	ssize_t n = process_vm_readv((pid_t)req->pid, &local, 1, &remote, 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* The reuse, at the open of the victim's stat file. */
+static void maybe_reuse(const struct seccomp_notif *req)
+{
+	char path[64], want[64];
+
+	snprintf(want, sizeof(want), "/proc/%d/stat", ctx.victim);
+	path_of(req, path, sizeof(path));
+	if (ctx.reused || strcmp(path, want) != 0)
+		return;
+	reliab_kill_reap(ctx.victim_fd);
+	ASSERT_EQ(reliab_spawn_gen(&ctx.gen, 2222, ctx.victim, &ctx.newcomer_fd),
+		  ctx.victim);
+	ctx.reused = true;
+}
+
+static void *supervise(void *arg)
+{
+	struct handover h;
+	struct pollfd p = { .events = POLLIN };
+	int tool;
+
+	(void)arg;
+	ASSERT_EQ(read(ctx.req[0], &h, sizeof(h)), sizeof(h));
+	tool = libpidfd_open(h.pid, 0);
+	ASSERT_GE(tool, 0);
+	p.fd = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
+	ASSERT_GE(p.fd, 0);
+	close(tool);
+	ASSERT_EQ(write(ctx.ack[1], "", 1), 1);
+	for (;;) {
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+
+		if (poll(&p, 1, -1) < 0 && errno == EINTR)
+			continue;
+		if (!(p.revents & POLLIN))
+			break; /* the tool is gone */
+		memset(&req, 0, sizeof(req));
+		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+			continue;
+		maybe_reuse(&req);
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+	close(p.fd);
+	return NULL;
+}
+
+static void set_name(void)
+{
+	int ready[2];
+	char c = 0;
+
+	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
+	ctx.victim = fork();
+	ASSERT_GE(ctx.victim, 0);
+	if (ctx.victim == 0) {
+		prctl(PR_SET_NAME, (unsigned long)"old-owner", 0, 0, 0);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(99);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	ASSERT_EQ(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	ctx.victim_fd = libpidfd_open(ctx.victim, 0);
+	ASSERT_GE(ctx.victim_fd, 0);
+}
+
+/* As pid 1 of a pid namespace with its own /proc, where pids can be chosen. */
+static void reuse_under_the_tool(void)
+{
+	struct cli_out o;
+	char pidstr[16], want[128];
+	pthread_t th;
+
+	ASSERT_EQ(pipe2(ctx.req, O_CLOEXEC), 0);
+	ASSERT_EQ(pipe2(ctx.ack, O_CLOEXEC), 0);
+	set_name();
+	snprintf(pidstr, sizeof(pidstr), "%d", ctx.victim);
+	ASSERT_EQ(pthread_create(&th, NULL, supervise, NULL), 0);
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-j", "-o",
+					      "PID,COMM,STATE,START,ARGS", pidstr,
+					      NULL }, trap_opens, NULL), 0);
+	pthread_join(th, NULL);
+	ASSERT_TRUE(ctx.reused);
+	/* The pid the pidfd gave, and nothing that /proc said of the newcomer. */
+	snprintf(want, sizeof(want), "{\"pid\":%s,\"comm\":null,\"state\":null,"
+		 "\"start\":null,\"args\":null}\n", pidstr);
+	if (strcmp(o.out, want) != 0)
+		FAIL("want %s got %s", want, o.out);
+	/* The newcomer is there, and the tool left it alone. */
+	ASSERT_EQ(syscall(SYS_pidfd_send_signal, ctx.newcomer_fd, 0, NULL, 0), 0);
+	reliab_kill_reap(ctx.newcomer_fd);
+}
+
+TEST_TIMEOUT(info_never_shows_a_recycled_pids_proc_data, 60)
+{
+	reliab_in_pidns(reuse_under_the_tool, true);
+}

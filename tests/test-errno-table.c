@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Errno parity, fd kind by fd kind: every kind of descriptor a caller may
+ * hand over by mistake (and a thread's pidfd) against every function that
+ * takes a pidfd, on both library paths, in every mode. Each cell must give
+ * what the newest kernel we run gives natively, measured on Linux 6.18
+ * with the raw system calls and ioctls (below). libpidfd_getpid has no
+ * kernel counterpart: its column is its man page's (EBADF for anything
+ * that is not a pidfd). Where the kernel lacks a call altogether (the
+ * probe table says so, never the version), the library passes the call
+ * on and the kernel's ENOSYS is the answer for every kind.
+ *
+ * Every failing cell is printed, then the test fails.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+
+#include <libpidfd.h>
+
+#include "harness.h"
+#include "internal.h"
+
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+
+enum kind {
+	K_OPATH, K_DIR, K_REGULAR, K_SOCKET, K_EPOLL, K_MEMFD, K_PIPE,
+	K_EVENTFD, K_PROC_SELF, K_THREAD, K_CLOSED, KINDS
+};
+
+static const char *const kind_name[KINDS] = {
+	"an O_PATH file", "a directory", "a regular file", "a socket",
+	"an epoll", "a memfd", "a pipe", "an eventfd", "/proc/self",
+	"a thread's pidfd", "a closed number",
+};
+
+enum fn {
+	C_GET_INFO, C_GETPID, C_SEND_SIGNAL, C_GETFD, C_MADVISE, C_MRELEASE,
+	C_WAITID, C_GET_NAMESPACE, CALLS
+};
+
+#define OK 0
+
+/*
+ * Linux 6.18, raw: ioctl(PIDFD_GET_INFO), pidfd_send_signal(fd, 0, NULL,
+ * 0), pidfd_getfd(fd, 0, 0), process_madvise(fd, one page, MADV_COLD, 0),
+ * process_mrelease(fd, 0), waitid(P_PIDFD, fd, WEXITED | WNOHANG) and
+ * ioctl(PIDFD_GET_UTS_NAMESPACE). The thread is another thread of the
+ * caller's, not its leader: the process-wide calls find no process there.
+ */
+static const int want[KINDS][CALLS] = {
+	/*              get_info getpid send_sig getfd  madvise mrelease waitid  get_ns */
+	[K_OPATH]     = { EBADF,  EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EBADF },
+	[K_DIR]       = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
+	[K_REGULAR]   = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
+	[K_SOCKET]    = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
+	[K_EPOLL]     = { EINVAL, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EINVAL },
+	[K_MEMFD]     = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
+	[K_PIPE]      = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
+	[K_EVENTFD]   = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
+	/* A /proc/<pid> directory names a process to pidfd_send_signal(2). */
+	[K_PROC_SELF] = { ENOTTY, EBADF, OK,      EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
+	[K_THREAD]    = { OK,     OK,    OK,      OK,    ESRCH,  ESRCH,   ECHILD, OK },
+	[K_CLOSED]    = { EBADF,  EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EBADF },
+};
+
+/* The kernel call behind each function, where there is one to lack. */
+static const int needs[CALLS] = {
+	[C_GET_INFO] = -1, [C_GETPID] = -1, [C_GET_NAMESPACE] = -1,
+	[C_SEND_SIGNAL] = LPFD_FEAT_SEND_SIGNAL,
+	[C_GETFD] = LPFD_FEAT_GETFD,
+	[C_MADVISE] = LPFD_FEAT_PROCESS_MADVISE,
+	[C_MRELEASE] = LPFD_FEAT_PROCESS_MRELEASE,
+	[C_WAITID] = LPFD_FEAT_WAITID_PIDFD,
+};
+
+static struct {
+	int fd[KINDS];
+	bool have[KINDS];
+	pid_t tid;
+	int wake[2];
+} T;
+
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	T.tid = gettid();
+	if (write(T.wake[1], "", 1) != 1)
+		abort();
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A pidfd of a thread that is not the leader, if the kernel has them. */
+static void open_thread_pidfd(void)
+{
+	pthread_t th;
+	char c;
+	int has = lpfd_kernel_has(LPFD_FEAT_PIDFD_THREAD);
+
+	ASSERT_EQ(pipe2(T.wake, O_CLOEXEC), 0);
+	ASSERT_EQ(pthread_create(&th, NULL, idle_thread, NULL), 0);
+	ASSERT_EQ(read(T.wake[0], &c, 1), 1);
+	ASSERT_GE(has, 0);
+	if (!has) {
+		/* No such descriptor can exist: the row is the kernel's EINVAL. */
+		ASSERT_ERRNO(libpidfd_open(T.tid, PIDFD_THREAD), EINVAL);
+		return;
+	}
+	T.fd[K_THREAD] = libpidfd_open(T.tid, PIDFD_THREAD);
+	ASSERT_GE(T.fd[K_THREAD], 0);
+	T.have[K_THREAD] = true;
+}
+
+static void open_every_kind(void)
+{
+	int p[2];
+
+	ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+	T.fd[K_OPATH] = open("/proc/self/exe", O_PATH | O_CLOEXEC);
+	T.fd[K_DIR] = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	T.fd[K_REGULAR] = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	T.fd[K_SOCKET] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	T.fd[K_EPOLL] = epoll_create1(EPOLL_CLOEXEC);
+	T.fd[K_MEMFD] = memfd_create("errno-table", MFD_CLOEXEC);
+	T.fd[K_PIPE] = p[0];
+	T.fd[K_EVENTFD] = eventfd(0, EFD_CLOEXEC);
+	T.fd[K_PROC_SELF] = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Above any descriptor this test opens, and closed. */
+	T.fd[K_CLOSED] = 900;
+	close(T.fd[K_CLOSED]);
+	for (int k = 0; k < KINDS; k++) {
+		if (k == K_THREAD)
+			continue;
+		if (k != K_CLOSED && T.fd[k] < 0)
+			FAIL("cannot open %s: %s", kind_name[k], strerror(errno));
+		T.have[k] = true;
+	}
+	open_thread_pidfd();
+}
+
+/*
+ * One call; its result as OK (with the value checked where one is known)
+ * or its errno. A descriptor it returns is closed.
+ */
+static int call(enum fn f, enum kind k)
+{
+	static char page[4096] __attribute__((aligned(4096)));
+	struct iovec iov = { .iov_base = page, .iov_len = sizeof(page) };
+	struct pidfd_info info = { .mask = PIDFD_INFO_CREDS };
+	siginfo_t si;
+	int fd = T.fd[k];
+	long r = -1;
+
+	errno = 0;
+	switch (f) {
+	case C_GET_INFO:
+		r = libpidfd_get_info(fd, &info, sizeof(info));
+		if (r == 0 && info.pid != (uint32_t)T.tid)
+			FAIL("get_info on %s: pid %u", kind_name[k], info.pid);
+		break;
+	case C_GETPID:
+		r = libpidfd_getpid(fd);
+		if (r >= 0 && r != T.tid)
+			FAIL("getpid on %s: %ld", kind_name[k], r);
+		break;
+	case C_SEND_SIGNAL:
+		r = libpidfd_send_signal(fd, 0, NULL, 0);
+		break;
+	case C_GETFD:
+		r = libpidfd_getfd(fd, 0, 0);
+		break;
+	case C_MADVISE:
+		r = libpidfd_process_madvise(fd, &iov, 1, MADV_COLD, 0);
+		break;
+	case C_MRELEASE:
+		r = libpidfd_process_mrelease(fd, 0);
+		break;
+	case C_WAITID:
+		r = libpidfd_waitid(fd, &si, WEXITED | WNOHANG, NULL);
+		break;
+	case C_GET_NAMESPACE:
+		r = libpidfd_get_namespace(fd, PIDFD_GET_UTS_NAMESPACE);
+		break;
+	default:
+		FAIL("no function %d", f);
+	}
+	if (r >= 0 && (f == C_GETFD || f == C_GET_NAMESPACE))
+		close((int)r);
+	if (r >= 0)
+		return OK;
+	if (r != -1 || errno == 0)
+		FAIL("%ld with errno %d", r, errno);
+	return errno;
+}
+
+static const char *name_of(int e)
+{
+	return e == OK ? "success" : strerrorname_np(e) ? strerrorname_np(e) : "?";
+}
+
+/* One function's column, every kind, both paths; every wrong cell told. */
+static void column(enum fn f, const char *fname)
+{
+	int wrong = 0, lacks = 0;
+
+	if (needs[f] >= 0) {
+		int has = lpfd_kernel_has((enum lpfd_feature)needs[f]);
+
+		ASSERT_GE(has, 0);
+		lacks = !has;
+	}
+	open_every_kind();
+	for (int path = 0; path < 2; path++) {
+		lpfd_emulate_override(path);
+		for (int k = 0; k < KINDS; k++) {
+			int w = lacks ? ENOSYS : want[k][f], got;
+
+			if (!T.have[k])
+				continue;
+			got = call(f, (enum kind)k);
+			if (got == w)
+				continue;
+			printf("# %s on %s (%s path): want %s, got %s\n", fname,
+			       kind_name[k], path ? "emulated" : "native",
+			       name_of(w), name_of(got));
+			wrong++;
+		}
+	}
+	if (wrong)
+		FAIL("%s: %d cell(s) differ from the reference", fname, wrong);
+}
+
+TEST(errno_table_get_info) { column(C_GET_INFO, "get_info"); }
+TEST(errno_table_getpid) { column(C_GETPID, "getpid"); }
+TEST(errno_table_send_signal) { column(C_SEND_SIGNAL, "send_signal"); }
+TEST(errno_table_getfd) { column(C_GETFD, "getfd"); }
+TEST(errno_table_process_madvise) { column(C_MADVISE, "process_madvise"); }
+TEST(errno_table_process_mrelease) { column(C_MRELEASE, "process_mrelease"); }
+TEST(errno_table_waitid) { column(C_WAITID, "waitid"); }
+TEST(errno_table_get_namespace) { column(C_GET_NAMESPACE, "get_namespace"); }
