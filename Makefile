@@ -1,7 +1,8 @@
 # libpidfd: one non-recursive Makefile, plain GNU make, no configure step.
 #
 #   make                 library (shared and static), pidfd tool, shim, examples
-#   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, Linux 6.1
+#   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, kernel
+#                        personalities, Linux 6.1, 6.12 and 7.2 (user-mode-linux)
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
 #   make install         honours prefix libdir includedir bindir mandir (or
@@ -93,7 +94,7 @@ CLI        := $(O)/pidfd
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLES   := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
 
-TEST_HARNESS := tests/harness.c tests/util.c
+TEST_HARNESS := tests/harness.c tests/util.c tests/personality.c
 TEST_SRCS  := $(sort $(wildcard tests/test-*.c))
 TESTS      := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 

@@ -222,16 +222,20 @@ static long ns_with_arg(int fd)
 /*
  * PIDFD_GET_*_NAMESPACE: the kernel's own where it has them, command and
  * argument untouched; else the library's, which gives any other file that
- * file's own answer.
+ * file's own answer. An argument is judged here on every kernel: 6.11 and
+ * 6.12 refuse it before they look for the process (EINVAL for a reaped
+ * one too), later kernels after (ESRCH).
  */
 static long ns_ioctl(int fd, unsigned int cmd, unsigned long arg)
 {
 	int r;
 
-	if (fd < 0 || lpfd_native(LPFD_FEAT_NS_IOCTLS) > 0)
+	if (fd < 0)
 		return COMPAT_REAL;
 	if (arg)
 		return ns_with_arg(fd);
+	if (lpfd_native(LPFD_FEAT_NS_IOCTLS) > 0)
+		return COMPAT_REAL;
 	r = libpidfd_get_namespace(fd, cmd);
 	return r < 0 ? -errno : r;
 }

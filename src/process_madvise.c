@@ -67,8 +67,9 @@ static ssize_t madvise_self(const struct iovec *iov, size_t vlen, int advice)
 			len = limit - total;
 		total += len;
 	}
+	/* Nothing to do: madvise(2) still judges the advice, as Linux 7.2 does. */
 	if (!total)
-		return 0;
+		return lpfd_sys_madvise(NULL, 0, advice);
 	total = 0;
 	for (size_t i = 0; i < vlen && total < limit; i++) {
 		size_t len = iov[i].iov_len;

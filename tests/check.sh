@@ -1,7 +1,9 @@
 #!/bin/sh
-# make check: every test three times, natively on this kernel, with
-# LIBPIDFD_EMULATE=1, and inside Linux 6.1 (user-mode-linux). Any failure,
-# or a run that cannot happen, fails the whole. The last line sums all.
+# make check: every test natively on this kernel, with LIBPIDFD_EMULATE=1,
+# under older kernels' personalities (tests/personality.c), and inside
+# Linux 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh). Every
+# result line names its kernel. Any failure, or a run that cannot happen,
+# fails the whole. The last line sums all.
 set -u
 build=${1:-build}
 here=$(dirname "$0")
@@ -44,14 +46,46 @@ finish() {
 	exit $rc
 }
 
-run_mode "$here/run.sh" "$build" native
-run_mode "$here/run.sh" "$build" emulated
+host=$(uname -r | cut -d. -f1,2)
+run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
+run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
+# Kernels 5.3 to 6.0 and 6.13 to 6.17, as a seccomp filter imitates them
+# on this one (tests/personality.c; README: what a filter cannot imitate).
+for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
+	run_mode env TEST_PERSONALITY="$p" RUN_LABEL="personality-$p" \
+		"$here/run.sh" "$build" native
+done
+
+# The user-mode-linux kernels: Debian 12's (the system's), trixie's and
+# sid's as .ci/fetch-debs cached them. Each is named after its version
+# (sid moves: the label and the tests follow). A kernel missing from the
+# cache is named in the summary; under CI (CI=true) it fails the run.
+umls=
+for suite in ${CHECK_UML_SUITES-bookworm trixie sid}; do
+	if k=$("$here/uml-kernel.sh" "$suite" 2>&1); then
+		set -- $k
+		echo "# kernel uml-$1: $suite's user-mode-linux $2" | tee -a "$summary"
+		umls="$umls $suite:$1:$3"
+		continue
+	fi
+	echo "$k"
+	echo "# kernel missing: $suite's user-mode-linux" \
+		"(.ci/fetch-debs $suite user-mode-linux libc6)" | tee -a "$summary"
+	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
+done
 # Every system call of a user-mode-linux guest is a round trip through the
 # host's ptrace: the guest's tests get three times the host's time.
-run_mode "$here/uml.sh" env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
-	"$here/run.sh" "$build" uml
+for k in $umls; do
+	suite=${k%%:*} label=${k#*:} bin=${k##*:}
+	label=${label%%:*}
+	run_mode env UML="$bin" "$here/uml.sh" \
+		env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
+		RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
+	"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
+done
 # make stress repeats the kernel runs above, and only them.
 [ -n "${CHECK_KERNELS_ONLY:-}" ] && finish
+
 # Once, needing no kernel: manual pages (lint, sections, one per public
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
@@ -69,7 +103,7 @@ run_mode "$here/fuzz.sh" "$build" "${FUZZ_CHECK_SECONDS:-3}"
 # included, fails the run. ASan cannot run under user-mode-linux: its shadow
 # memory is fixed for a 47-bit address space (0x7fff8000-0x10007fff7fff),
 # and a UML process has 512 GiB (below 0x7fc0000000), with the program
-# mapped inside that range. So Linux 6.1 runs the suite under UBSan alone.
+# mapped inside that range. So the guests run the suite under UBSan alone.
 san_reports() {
 	n=$(grep -cE 'ERROR: [A-Za-z]+Sanitizer|WARNING: ThreadSanitizer|runtime error:|Sanitizer has encountered' "$summary.out")
 	if [ "$n" -ne 0 ]; then
@@ -99,12 +133,18 @@ export ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Instrumented code runs slower: each test gets three times its time.
 sanitized asan-native "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
-	RUN_LABEL=asan-native "$here/run.sh" "$build/asan" native
+	RUN_LABEL="asan-native-$host" "$here/run.sh" "$build/asan" native
 sanitized asan-emulated "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
-	RUN_LABEL=asan-emulated "$here/run.sh" "$build/asan" emulated
-sanitized ubsan-uml "$build/ubsan" "$ubsan" "$here/uml.sh" \
-	env TEST_TIMEOUT_SCALE=5 RUN_LABEL=ubsan-uml \
-	"$here/run.sh" "$build/ubsan" uml
+	RUN_LABEL="asan-emulated-$host" "$here/run.sh" "$build/asan" emulated
+# UBSan under the oldest and the newest user-mode-linux kernel.
+for k in $umls; do
+	suite=${k%%:*} label=${k#*:} bin=${k##*:}
+	label=${label%%:*}
+	[ "$suite" = trixie ] && continue
+	sanitized "ubsan-uml-$label" "$build/ubsan" "$ubsan" \
+		env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=5 \
+		RUN_LABEL="ubsan-uml-$label" "$here/run.sh" "$build/ubsan" uml
+done
 
 # ThreadSanitizer (clang) over the tests whose threads share the library's
 # lock-free caches (the probe table, LIBPIDFD_EMULATE's, the cgroup2 mount's
@@ -117,7 +157,7 @@ setarch "$(uname -m)" -R true 2>/dev/null && norandom="setarch $(uname -m) -R"
 if ${MAKE:-make} -s O="$build/tsan" CC=clang SANFLAGS=-fsanitize=thread \
 	$(for t in $tsan_tests; do echo "$build/tsan/tests/$t"; done); then
 	for mode in native emulated; do
-		run_mode env TEST_TIMEOUT_SCALE=5 RUN_LABEL=tsan-$mode \
+		run_mode env TEST_TIMEOUT_SCALE=5 RUN_LABEL=tsan-$mode-$host \
 			RUN_TESTS="$tsan_tests" TSAN_OPTIONS=halt_on_error=1 \
 			$norandom "$here/run.sh" "$build/tsan" $mode
 		san_reports tsan-$mode

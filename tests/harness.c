@@ -239,6 +239,7 @@ int main(int argc, char **argv)
 		}
 	}
 	set_mode(argv);
+	personality_install();
 	skip_reason = mmap(NULL, 256, PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (skip_reason == MAP_FAILED) {

@@ -101,6 +101,9 @@ bool harness_privileged(void);
 			     _r, _e ? strerrorname_np(_e) : "0");             \
 	} while (0)
 
+/* TEST_PERSONALITY=5.10: answer as that kernel would (tests/personality.c). */
+void personality_install(void);
+
 /* Where the tests run: "native", "emulated" or "uml" (from TEST_MODE). */
 const char *harness_mode(void);
 

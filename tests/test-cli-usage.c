@@ -7,6 +7,8 @@
 #include <libpidfd.h>
 
 #include "cli.h"
+#include "internal.h"
+#include "util.h"
 
 static const char try_line[] = "Try 'pidfd --help' for more information.\n";
 
@@ -142,7 +144,7 @@ TEST(features_table_and_json_agree_with_library)
 	struct libpidfd_features f;
 	struct cli_out o;
 	bool emulated = strcmp(harness_mode(), "emulated") == 0;
-	bool uml = strcmp(harness_mode(), "uml") == 0;
+	bool info = util_kernel_has(LPFD_FEAT_GET_INFO);
 
 	ASSERT_EQ(libpidfd_features(&f, sizeof(f)), 0);
 	ASSERT_EQ(CLI(&o, "pidfd", "features"), 0);
@@ -150,15 +152,18 @@ TEST(features_table_and_json_agree_with_library)
 	if (emulated)
 		ASSERT_TRUE(strstr(o.out, "get_info          emulated    "
 				   "LIBPIDFD_EMULATE=1 forces it") != NULL);
-	else if (uml)
+	else if (!info)
 		ASSERT_TRUE(strstr(o.out, "get_info          emulated    kernel "
 				   "lacks PIDFD_GET_INFO (Linux 6.13)") != NULL);
 	else
 		ASSERT_TRUE(strstr(o.out, "get_info          native      kernel "
 				   "has PIDFD_GET_INFO (Linux 6.13)") != NULL);
-	if (uml)
+	if (!util_kernel_has(LPFD_FEAT_PIDFD_THREAD))
 		ASSERT_TRUE(strstr(o.out, "thread_pidfds     unavailable kernel "
 				   "lacks PIDFD_THREAD (Linux 6.9)") != NULL);
+	else
+		ASSERT_TRUE(strstr(o.out, "thread_pidfds     native      kernel "
+				   "has PIDFD_THREAD (Linux 6.9)") != NULL);
 	ASSERT_TRUE(strstr(o.out, emulated ? "emulation forced: yes" :
 			   "emulation forced: no") != NULL);
 

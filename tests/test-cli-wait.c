@@ -16,11 +16,13 @@
 #include <libpidfd.h>
 
 #include "cli.h"
+#include "internal.h"
 #include "util.h"
 
+/* The exit status of a process reaped by another is the kernel's alone. */
 static bool native(void)
 {
-	return strcmp(harness_mode(), "native") == 0;
+	return util_native(LPFD_FEAT_INFO_EXIT);
 }
 
 /* How each victim ends; the core one dumps in a directory of its own. */
@@ -205,6 +207,14 @@ TEST(wait_other_process_reaped_by_its_parent)
 	pthread_join(th, NULL);
 	snprintf(want, sizeof(want), "%s: %s", pidstr,
 		 native() ? "exited 5" : "exited (status unknown)");
+	/*
+	 * Under a personality without PIDFD_INFO_EXIT the host still gives
+	 * the status once the process is reaped (util_exit_after_reap()):
+	 * whether the tool asks before or after the reap is a race there.
+	 */
+	if (!native() && util_exit_after_reap() &&
+	    strcmp(line_of(o.out, 0), want) != 0)
+		snprintf(want, sizeof(want), "%s: exited 5", pidstr);
 	ASSERT_EQ(strcmp(line_of(o.out, 0), want), 0);
 }
 

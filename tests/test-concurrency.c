@@ -88,9 +88,12 @@ static void calls_on(int fd, int i)
 		close((int)r);
 	if (!(r >= 0 || (r == -1 && (errno == ESRCH || errno == EBADF))))
 		wrong("getfd", i, r, errno);
-	/* Live: EINVAL; a zombie without memory: 0; reaped: ESRCH. */
+	/* Live: EINVAL; a zombie without memory: 0; reaped: ESRCH (5.15). */
 	r = libpidfd_process_mrelease(fd, 0);
-	if (!(r == 0 || (r == -1 && (errno == EINVAL || errno == ESRCH))))
+	if (!util_kernel_has(LPFD_FEAT_PROCESS_MRELEASE)) {
+		if (!(r == -1 && errno == ENOSYS))
+			wrong("process_mrelease", i, r, errno);
+	} else if (!(r == 0 || (r == -1 && (errno == EINVAL || errno == ESRCH))))
 		wrong("process_mrelease", i, r, errno);
 	/* A child of this process (any thread's): 0 until reaped, then ECHILD. */
 	memset(&si, 0, sizeof(si));

@@ -4,6 +4,7 @@
  * each must do what its comment promises.
  */
 #include "cli.h"
+#include "util.h"
 
 /* Bytes read from fd into buf (of cap) until it holds n lines; the count. */
 static size_t read_lines(int fd, char *buf, size_t cap, int n)
@@ -95,7 +96,7 @@ TEST(example_peercred_checks_the_peer)
 	ASSERT_EQ(CLI(&o, "examples/peercred"), 0);
 	ASSERT_EQ(o.err[0], '\0');
 	ASSERT_TRUE(strstr(o.out, " uid 65534 gid 65534 ") != NULL);
-	if (strcmp(harness_mode(), "uml") == 0)
+	if (!util_kernel_has_peerpidfd())
 		ASSERT_TRUE(strstr(o.out, "(pidfd from libpidfd_open(SO_PEERCRED pid))") != NULL);
 	else
 		ASSERT_TRUE(strstr(o.out, "(pidfd from SO_PEERPIDFD)") != NULL);

@@ -158,7 +158,7 @@ TEST(features_match_mode)
 	struct libpidfd_features f;
 
 	ASSERT_EQ(libpidfd_features(&f, sizeof(f)), 0);
-	if (strcmp(harness_mode(), "native") == 0)
+	if (util_native(LPFD_FEAT_GET_INFO))
 		ASSERT_EQ(f.get_info, LIBPIDFD_NATIVE);
 	else
 		ASSERT_EQ(f.get_info, LIBPIDFD_EMULATED);

@@ -273,7 +273,7 @@ TEST(reaped_child)
 	ASSERT_EQ(e.ret, -1);
 	ASSERT_EQ(e.err, ESRCH);
 	util_get_info(fd, PIDFD_INFO_EXIT, 88, false, &n);
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_EXIT) > 0) {
+	if (util_exit_after_reap()) {
 		ASSERT_EQ(n.ret, 0);
 		ASSERT_EQ(INFO(&n)->mask & (PIDFD_INFO_EXIT | PIDFD_INFO_PID),
 			  PIDFD_INFO_EXIT);

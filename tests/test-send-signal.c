@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "internal.h"
 #include "util.h"
 
 /* What the SIGUSR1 handler saw last. */
@@ -335,8 +336,8 @@ static void check_pgrp_queue(void *arg)
 	queue_info(&si, SIGUSR1, SI_QUEUE, 5);
 	r = libpidfd_send_signal(PIDFD_SELF_THREAD_GROUP, SIGUSR1, &si,
 				 PIDFD_SIGNAL_PROCESS_GROUP);
-	if (strcmp(harness_mode(), "uml") == 0) {
-		/* Linux 6.1 has no PIDFD_SIGNAL_PROCESS_GROUP to do it with. */
+	if (!util_kernel_has(LPFD_FEAT_PIDFD_THREAD)) {
+		/* Before 6.9 no PIDFD_SIGNAL_PROCESS_GROUP to do it with. */
 		ASSERT_EQ(r, -1);
 		ASSERT_EQ(errno, EINVAL);
 		return;
@@ -431,8 +432,8 @@ TEST(signal_real_pidfd_is_plain_kernel_call)
 	ASSERT_EQ(libpidfd_send_signal(fd, SIGUSR1, NULL, 0), 0);
 	ASSERT_EQ(got_code, SI_USER);
 	r = libpidfd_send_signal(fd, SIGUSR1, NULL, PIDFD_SIGNAL_THREAD);
-	if (strcmp(harness_mode(), "uml") == 0)
-		ASSERT_TRUE(r == -1 && errno == EINVAL); /* 6.1 has no flags */
+	if (!util_kernel_has(LPFD_FEAT_PIDFD_THREAD))
+		ASSERT_TRUE(r == -1 && errno == EINVAL); /* flags: 6.9 */
 	else
 		ASSERT_TRUE(r == 0 && got_code == SI_TKILL);
 	close(fd);

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#include "internal.h"
 #include "util.h"
 
 #ifndef MADV_COLD
@@ -64,7 +65,9 @@ static void check_bad_values(void *arg)
 		ASSERT_ERRNO(libpidfd_getfd(v, 0, 0), EBADF);
 		ASSERT_ERRNO(libpidfd_process_madvise(v, &iov, 1, MADV_COLD, 0),
 			     EBADF);
-		ASSERT_ERRNO(libpidfd_process_mrelease(v, 0), EBADF);
+		ASSERT_ERRNO(libpidfd_process_mrelease(v, 0),
+			     util_kernel_has(LPFD_FEAT_PROCESS_MRELEASE) ?
+			     EBADF : ENOSYS);
 		ASSERT_ERRNO(libpidfd_get_namespace(v, PIDFD_GET_UTS_NAMESPACE),
 			     EBADF);
 	}

@@ -1,12 +1,20 @@
 #!/bin/sh
-# Run a command inside Linux 6.1 under user-mode-linux (Debian's package),
-# as an ordinary process: no VM, no root tricks. The host's root file
+# Run a command inside a Linux kernel under user-mode-linux (Debian's
+# package), as an ordinary process: no VM, no root tricks. UML names the
+# kernel: a Debian suite (bookworm, the system's Linux 6.1 and the default;
+# trixie or sid, cached by .ci/fetch-debs, see tests/uml-kernel.sh) or the
+# path of a linux.uml binary. The host's root file
 # system is mounted read-only through hostfs; our init mounts /proc, a
 # tmpfs on /tmp, sysfs and cgroup2, runs the command from this directory,
 # prints its exit status on the console and powers off.
 #   tests/uml.sh COMMAND [ARG...]
 set -u
-uml=${UML:-/usr/bin/linux.uml}
+uml=${UML:-bookworm}
+case "$uml" in
+*/*) ;;
+*) uml=$("$(dirname "$0")/uml-kernel.sh" "$uml") || exit 2
+   uml=${uml##* } ;;
+esac
 [ -x "$uml" ] || { echo "# $uml missing: apt-get install user-mode-linux" >&2; exit 2; }
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-uml.XXXXXX")

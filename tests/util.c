@@ -9,8 +9,13 @@
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "util.h"
@@ -168,6 +173,55 @@ bool util_have_native_info(void)
 const int util_self_values[3] = { PIDFD_SELF_THREAD, PIDFD_SELF_THREAD_GROUP,
 				  LIBPIDFD_SELF_THREAD_GROUP_OLD };
 const int util_bad_values[6] = { -10002, -20001, -1, INT_MIN, -10003, -19999 };
+
+bool util_kernel_has(int feat)
+{
+	return lpfd_kernel_has((enum lpfd_feature)feat) > 0;
+}
+
+bool util_native(int feat)
+{
+	return lpfd_native((enum lpfd_feature)feat) > 0;
+}
+
+bool util_kernel_gives_exit_after_reap(void)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
+	siginfo_t si;
+	int fd, r;
+
+	util_zombie(0, &fd);
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	r = ioctl(fd, PIDFD_GET_INFO, &info);
+	close(fd);
+	return r == 0 && (info.mask & PIDFD_INFO_EXIT);
+}
+
+bool util_exit_after_reap(void)
+{
+	if (util_native(LPFD_FEAT_INFO_EXIT))
+		return true;
+	if (!getenv("TEST_PERSONALITY") || !util_native(LPFD_FEAT_GET_INFO))
+		return false;
+	return util_kernel_gives_exit_after_reap();
+}
+
+bool util_kernel_has_peerpidfd(void)
+{
+	int sv[2], fd = -1;
+	socklen_t len = sizeof(fd);
+	int r;
+
+	ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	r = getsockopt(sv[0], SOL_SOCKET, 77 /* SO_PEERPIDFD */, &fd, &len);
+	if (r < 0)
+		ASSERT_EQ(errno, ENOPROTOOPT);
+	else
+		close(fd);
+	close(sv[0]);
+	close(sv[1]);
+	return r == 0;
+}
 
 bool util_is_group_value(int v)
 {

@@ -73,6 +73,25 @@ struct util_res {
 void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 		   struct util_res *r);
 bool util_have_native_info(void);
+/*
+ * What the running kernel has, from the library's probe table (an enum
+ * lpfd_feature), whatever LIBPIDFD_EMULATE says: tests expect what the
+ * kernel has, never what a mode name suggests.
+ */
+bool util_kernel_has(int feat);
+/* What the library uses: the kernel's feature, unless emulation is forced. */
+bool util_native(int feat);
+/*
+ * Whether a reaped process's exit status comes through the native
+ * PIDFD_GET_INFO (PIDFD_INFO_EXIT, 6.15). Under a kernel personality
+ * (tests/personality.c) the struct is the host kernel's, exit status
+ * included, which no filter can take away: then it is the host's answer.
+ */
+bool util_exit_after_reap(void);
+/* The raw kernel's answer to that, asked with a child of our own. */
+bool util_kernel_gives_exit_after_reap(void);
+/* SO_PEERPIDFD (Linux 6.5), which the library does not probe. */
+bool util_kernel_has_peerpidfd(void);
 
 /* ------------------------------------------------------------------------
  * The PIDFD_SELF* sentinels.
