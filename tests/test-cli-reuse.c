@@ -72,10 +72,11 @@ static void path_of(const struct seccomp_notif *req, char *buf, size_t size)
 }
 
 /* The reuse, at the open of the victim's stat file. */
-static void maybe_reuse(const struct seccomp_notif *req)
+static void maybe_reuse(const struct seccomp_notif *req, void *arg)
 {
 	char path[64], want[64];
 
+	(void)arg;
 	snprintf(want, sizeof(want), "/proc/%d/stat", ctx.victim);
 	path_of(req, path, sizeof(path));
 	if (ctx.reused || strcmp(path, want) != 0)
@@ -89,58 +90,29 @@ static void maybe_reuse(const struct seccomp_notif *req)
 static void *supervise(void *arg)
 {
 	struct handover h;
-	struct pollfd p = { .events = POLLIN };
-	int tool;
+	int tool, listener;
 
 	(void)arg;
 	ASSERT_EQ(read(ctx.req[0], &h, sizeof(h)), sizeof(h));
 	tool = libpidfd_open(h.pid, 0);
 	ASSERT_GE(tool, 0);
-	p.fd = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
-	ASSERT_GE(p.fd, 0);
+	listener = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
+	ASSERT_GE(listener, 0);
 	close(tool);
 	ASSERT_EQ(write(ctx.ack[1], "", 1), 1);
-	for (;;) {
-		struct seccomp_notif req;
-		struct seccomp_notif_resp resp;
-
-		if (poll(&p, 1, -1) < 0 && errno == EINTR)
-			continue;
-		if (!(p.revents & POLLIN))
-			break; /* the tool is gone */
-		memset(&req, 0, sizeof(req));
-		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
-			continue;
-		maybe_reuse(&req);
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	}
-	close(p.fd);
+	util_notif_serve(listener, maybe_reuse, NULL); /* until the tool is gone */
 	return NULL;
+}
+
+static void name_old_owner(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, (unsigned long)"old-owner", 0, 0, 0);
 }
 
 static void set_name(void)
 {
-	int ready[2];
-	char c = 0;
-
-	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
-	ctx.victim = fork();
-	ASSERT_GE(ctx.victim, 0);
-	if (ctx.victim == 0) {
-		prctl(PR_SET_NAME, (unsigned long)"old-owner", 0, 0, 0);
-		if (write(ready[1], &c, 1) != 1)
-			_exit(99);
-		for (;;)
-			pause();
-	}
-	close(ready[1]);
-	ASSERT_EQ(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	ctx.victim_fd = libpidfd_open(ctx.victim, 0);
-	ASSERT_GE(ctx.victim_fd, 0);
+	ctx.victim = util_spawn(name_old_owner, NULL, &ctx.victim_fd);
 }
 
 /* As pid 1 of a pid namespace with its own /proc, where pids can be chosen. */

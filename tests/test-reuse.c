@@ -371,6 +371,29 @@ static void *mid_worker(void *arg)
 	return NULL;
 }
 
+struct stop_plan {
+	struct mid_call *c;
+	int k, stops;
+	struct util_gen *g;
+	int *newfd;
+};
+
+/* At each stop: note an fdinfo read before stop k; at stop k, the reuse. */
+static void at_stop(const struct seccomp_notif *req, void *arg)
+{
+	struct stop_plan *s = arg;
+
+	/* Same address space: the stopped thread's path is ours to read. */
+	if (s->stops < s->k && req->data.nr == SYS_openat &&
+	    strstr((const char *)(uintptr_t)req->data.args[1], "/fdinfo/"))
+		s->c->pid_read_before_reuse = true;
+	if (s->stops++ == s->k) {
+		util_kill_reap_keep_fd(s->c->pidfd);
+		ASSERT_EQ(util_spawn_gen(s->g, UID_NEW, MID_PID, s->newfd),
+			  MID_PID);
+	}
+}
+
 /*
  * Let the worker's stopped system calls go on, reusing the pid at stop k
  * (never if k < 0); returns the number of stops.
@@ -378,40 +401,14 @@ static void *mid_worker(void *arg)
 static int supervise(struct mid_call *c, int k, struct util_gen *g,
 		     int *newfd)
 {
-	struct pollfd p = { .events = POLLIN };
-	int stops = 0;
+	struct stop_plan s = { c, k, 0, g, newfd };
+	int listener;
 
-	while ((p.fd = __atomic_load_n(&c->listener, __ATOMIC_SEQ_CST)) == -1)
+	while ((listener = __atomic_load_n(&c->listener, __ATOMIC_SEQ_CST)) == -1)
 		sched_yield();
-	if (p.fd < 0)
+	if (listener < 0)
 		FAIL("seccomp user notification filter: %s", strerror(errno));
-	for (;;) {
-		struct seccomp_notif req;
-		struct seccomp_notif_resp resp;
-
-		if (poll(&p, 1, -1) < 0 && errno == EINTR)
-			continue;
-		if (!(p.revents & POLLIN))
-			break; /* POLLHUP: the worker is gone */
-		memset(&req, 0, sizeof(req));
-		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
-			continue; /* the call was interrupted meanwhile */
-		/* Same address space: the stopped thread's path is ours to read. */
-		if (stops < k && req.data.nr == SYS_openat &&
-		    strstr((const char *)(uintptr_t)req.data.args[1], "/fdinfo/"))
-			c->pid_read_before_reuse = true;
-		if (stops++ == k) {
-			util_kill_reap_keep_fd(c->pidfd);
-			ASSERT_EQ(util_spawn_gen(g, UID_NEW, MID_PID, newfd),
-				  MID_PID);
-		}
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	}
-	close(p.fd);
-	return stops;
+	return util_notif_serve(listener, at_stop, &s);
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/futex.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/ioctl.h>
@@ -438,6 +439,35 @@ void util_in_private_mounts(void (*fn)(void))
 {
 	REQUIRE_PRIVILEGE("mounts in a mount namespace of its own");
 	util_in_child(private_mounts_then, &fn);
+}
+
+int util_notif_serve(int listener,
+		     void (*at_stop)(const struct seccomp_notif *req, void *arg),
+		     void *arg)
+{
+	struct pollfd p = { .fd = listener, .events = POLLIN };
+	int stops = 0;
+
+	for (;;) {
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+
+		if (poll(&p, 1, -1) < 0 && errno == EINTR)
+			continue;
+		if (!(p.revents & POLLIN))
+			break; /* POLLHUP: the filtered process is gone */
+		memset(&req, 0, sizeof(req));
+		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+			continue; /* the call was interrupted meanwhile */
+		at_stop(&req, arg);
+		stops++;
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+	close(p.fd);
+	return stops;
 }
 
 int util_open_fds(uint64_t map[UTIL_FDS / 64])

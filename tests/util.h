@@ -162,6 +162,20 @@ void util_in_child(void (*fn)(void *), void *arg);
 void util_in_private_mounts(void (*fn)(void));
 
 /* ------------------------------------------------------------------------
+ * Stopping a process at its system calls (seccomp user notification).
+ */
+
+struct seccomp_notif;
+/*
+ * Serve a listener until the filtered process or thread is gone: call
+ * at_stop(req, arg) at each stopped system call, then let the call go on;
+ * close the listener. Returns the number of stops.
+ */
+int util_notif_serve(int listener,
+		     void (*at_stop)(const struct seccomp_notif *req, void *arg),
+		     void *arg);
+
+/* ------------------------------------------------------------------------
  * Open descriptors.
  */
 
