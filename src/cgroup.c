@@ -126,15 +126,15 @@ static int cgroup_handle(const char *path, uint64_t *id, int *mnt_id)
 }
 
 /* The calling thread's cgroup namespace, by the inode /proc names. */
-static int cgroup_ns_of_thread(uint64_t *ino)
+static int cgroup_ns_of_thread(const struct __lpfd_proc *proc, uint64_t *ino)
 {
 	char link[48];
 	const char *p = link + 8, *end;
 	long long v;
 	ssize_t n;
 
-	n = __lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self/ns/cgroup",
-				  link, sizeof(link));
+	n = __lpfd_proc_readlink(proc, "thread-self/ns/cgroup", link,
+				 sizeof(link));
 	if (n < 0)
 		return (int)n;
 	end = link + n;
@@ -241,7 +241,8 @@ static void remember(struct cgroup_lookup *l, uint64_t cgroup_ns)
  * come from the very mount the path was built from, or the path led
  * elsewhere.
  */
-int __lpfd_read_cgroupid(const char *path, uint64_t *id)
+int __lpfd_read_cgroupid(const struct __lpfd_proc *p, const char *path,
+			 uint64_t *id)
 {
 	char buf[__LPFD_PATH_MAX + 64], chunk[4096];
 	struct cgroup_lookup l = { .mnt_id = -1 };
@@ -250,19 +251,19 @@ int __lpfd_read_cgroupid(const char *path, uint64_t *id)
 	int mnt_id, r;
 	ssize_t n;
 
-	n = __lpfd_read_file(path, buf, sizeof(buf));
+	n = __lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
 	r = __lpfd_parse_cgroup(buf, (size_t)n, buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	/* Only this thread changes its cgroup namespace: asking now is enough. */
-	ns_known = cgroup_ns_of_thread(&cgroup_ns) == 0;
+	ns_known = cgroup_ns_of_thread(p, &cgroup_ns) == 0;
 	if (ns_known && cgroupid_cached(buf, cgroup_ns, id) == 0)
 		return 0;
 	l.path = buf;
-	r = __lpfd_proc_for_each_line("/proc/self/mountinfo", chunk, sizeof(chunk),
-			  match_cgroup2_mount, &l);
+	r = __lpfd_proc_for_each_line(p, "self/mountinfo", chunk, sizeof(chunk),
+				      match_cgroup2_mount, &l);
 	if (r < 0)
 		return r;
 	if (r == 0)

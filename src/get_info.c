@@ -210,13 +210,19 @@ static void emulate_coredump(struct pidfd_info *k, bool own_process)
  * A cgroup that cannot be resolved leaves the bit clear; running out of
  * descriptors or memory on the way is an error, not a missing cgroup.
  */
-static int emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
+static int cgroup_error(int r)
+{
+	return r == -EMFILE || r == -ENFILE || r == -ENOMEM ? r : 0;
+}
+
+static int emulate_cgroupid(const struct __lpfd_proc *p, struct pidfd_info *k,
+			    const char *cgroup_file)
 {
 	uint64_t id;
-	int r = __lpfd_read_cgroupid(cgroup_file, &id);
+	int r = __lpfd_read_cgroupid(p, cgroup_file, &id);
 
-	if (r == -EMFILE || r == -ENFILE || r == -ENOMEM)
-		return r;
+	if (r < 0)
+		return cgroup_error(r);
 	if (r == 0) {
 		k->cgroupid = id;
 		k->mask |= PIDFD_INFO_CGROUPID;
@@ -229,6 +235,8 @@ static int info_emulated_self(const struct __lpfd_target *t, uint64_t req,
 			      struct pidfd_info *k)
 {
 	unsigned int id[3];
+	struct __lpfd_proc p;
+	int r;
 
 	k->tgid = (uint32_t)__lpfd_sys_getpid();
 	k->pid = t->kind == __LPFD_TARGET_SELF_THREAD ?
@@ -243,18 +251,24 @@ static int info_emulated_self(const struct __lpfd_target *t, uint64_t req,
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, true);
-	if (req & PIDFD_INFO_CGROUPID)
-		return emulate_cgroupid(k, t->kind == __LPFD_TARGET_SELF_THREAD ?
-			"/proc/thread-self/cgroup" : "/proc/self/cgroup");
-	return 0;
+	if (!(req & PIDFD_INFO_CGROUPID))
+		return 0;
+	/* The caller's own cgroup file: any procfs names it alike. */
+	r = __lpfd_proc_open(&p, __LPFD_PROC_ANY);
+	if (r < 0)
+		return cgroup_error(r);
+	r = emulate_cgroupid(&p, k, t->kind == __LPFD_TARGET_SELF_THREAD ?
+			     "thread-self/cgroup" : "self/cgroup");
+	__lpfd_proc_close(&p);
+	return r;
 }
 
 /*
  * Another process, through /proc. The emulation resolves the cgroup id
  * (three more /proc reads) only when asked for it.
  */
-static int info_emulated_fd(int pidfd, int pid, uint64_t req,
-			    struct pidfd_info *k)
+static int info_emulated_fd(const struct __lpfd_proc *p, int pidfd, int pid,
+			    uint64_t req, struct pidfd_info *k)
 {
 	struct __lpfd_status st;
 	char path[48];
@@ -264,12 +278,9 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 		return -EREMOTE;
 	if (pid < 0)
 		return -ESRCH; /* reaped: only the kernel kept the exit status */
-	r = __lpfd_proc_is_ours();
-	if (r < 0)
-		return r;
-	r = __lpfd_read_status(pid, &st);
+	r = __lpfd_proc_status(p, pid, &st);
 	if (r == -ESRCH)
-		return __lpfd_proc_missing_errno(pidfd);
+		return __lpfd_proc_missing_errno(p, pidfd);
 	if (r < 0)
 		return r;
 	if ((st.have & __LPFD_ST_ALL) != __LPFD_ST_ALL || st.pid != pid ||
@@ -284,49 +295,65 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 	k->sgid = st.gid[2], k->fsgid = st.gid[3];
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_CGROUPID) {
-		__lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cgroup");
-		r = emulate_cgroupid(k, path);
+		__lpfd_proc_path(path, sizeof(path), "", pid, "/cgroup");
+		r = emulate_cgroupid(p, k, path);
 		if (r < 0)
 			return r;
 	}
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, st.tgid == __lpfd_sys_getpid());
-	r = __lpfd_pidfd_unreaped(pidfd);
+	r = __lpfd_proc_unreaped(p, pidfd);
 	if (r < 0)
 		return r;
 	return r ? 0 : -ESRCH;
 }
 
-/* The kernel's errors for a bad fd come before those for bad arguments. */
-static int check_emulated_fd(int pidfd, struct __lpfd_fdinfo *fi)
+/*
+ * The kernel's errors for a bad fd come before those for bad arguments.
+ * /proc is opened, and proven ours, before the fdinfo is read.
+ */
+static int check_emulated_fd(struct __lpfd_proc *p, int pidfd,
+			     struct __lpfd_fdinfo *fi)
 {
-	int r = __lpfd_read_fdinfo(pidfd, fi);
+	int r = __lpfd_proc_open(p, __LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return __lpfd_proc_fd_errno(pidfd, r);
+	r = __lpfd_proc_fdinfo(p, pidfd, fi);
+	if (r == 0 && !fi->is_pidfd)
+		r = -ENOTTY;
+	if (r < 0)
+		__lpfd_proc_close(p);
 
 	if (r < 0)
 		return r;
-	return fi->is_pidfd ? 0 : -ENOTTY;
+	return r;
 }
 
 static int info_emulated(const struct __lpfd_target *t,
 			 struct pidfd_info *info, size_t size)
 {
+	struct __lpfd_proc p = { .dir = -1 };
 	struct pidfd_info k = { 0 };
 	struct __lpfd_fdinfo fi;
 	uint64_t req;
 	int r;
 
 	if (t->kind == __LPFD_TARGET_FD) {
-		r = check_emulated_fd(t->fd, &fi);
+		r = check_emulated_fd(&p, t->fd, &fi);
 		if (r < 0)
 			return r;
 	}
-	if (!info || size < PIDFD_INFO_SIZE_VER0)
+	if (!info || size < PIDFD_INFO_SIZE_VER0) {
+		__lpfd_proc_close(&p);
 		return -EINVAL;
+	}
 	req = info->mask;
 	if (t->kind == __LPFD_TARGET_FD)
-		r = info_emulated_fd(t->fd, fi.pid, req, &k);
+		r = info_emulated_fd(&p, t->fd, fi.pid, req, &k);
 	else
 		r = info_emulated_self(t, req, &k);
+	__lpfd_proc_close(&p);
 	if (r < 0)
 		return r;
 	if (req & PIDFD_INFO_SUPPORTED_MASK)

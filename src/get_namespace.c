@@ -58,7 +58,7 @@ static const struct ns_desc *ns_of_cmd(unsigned int cmd)
 	return &ns_table[nr];
 }
 
-/* "<dir>/ns/<name>" into buf. */
+/* "<dir>/ns/<name>" into buf, relative to /proc. */
 static void ns_path(char *buf, size_t size, const char *dir, const char *name)
 {
 	size_t o = 0;
@@ -73,25 +73,15 @@ static void ns_path(char *buf, size_t size, const char *dir, const char *name)
 }
 
 /*
- * Without /proc the emulation cannot answer; nor with another file system
- * in its place (under user-mode-linux, with /proc unmounted, hostfs shows
- * the host's).
+ * A procfs in which the calling thread is not visible (a child pid
+ * namespace's) has no thread-self: the emulation cannot answer there.
  */
-static bool proc_missing(void)
+static bool proc_blind_to_us(const struct __lpfd_proc *p)
 {
 	char link[32];
-	int fd;
-	bool ours;
 
-	if (__lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self", link,
-				  sizeof(link)) == -ENOENT)
-		return true;
-	fd = __lpfd_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_CLOEXEC | O_DIRECTORY);
-	if (fd < 0)
-		return true;
-	ours = __lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC);
-	__lpfd_sys_close(fd);
-	return !ours;
+	return __lpfd_proc_readlink(p, "thread-self", link, sizeof(link)) ==
+	       -ENOENT;
 }
 
 /*
@@ -100,15 +90,15 @@ static bool proc_missing(void)
  * /proc keeps its user and pid namespaces until it is reaped. The mount
  * namespace, which every task has until then, tells.
  */
-static int has_namespaces(const char *dir)
+static int has_namespaces(const struct __lpfd_proc *p, const char *dir)
 {
 	char path[64], link[64];
 	ssize_t r;
 
 	ns_path(path, sizeof(path), dir, "mnt");
-	r = __lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
+	r = __lpfd_proc_readlink(p, path, link, sizeof(link));
 	if (r == -ENOENT)
-		return proc_missing() ? -ENOSYS : -ESRCH;
+		return proc_blind_to_us(p) ? -ENOSYS : -ESRCH;
 	return r < 0 ? (int)r : 0;
 }
 
@@ -117,18 +107,17 @@ static int has_namespaces(const char *dir)
  * dropped its namespaces) or, after that check, EOPNOTSUPP (a type this
  * kernel was built without, which the calling thread lacks too).
  */
-static int missing_ns_errno(const char *dir, const char *name)
+static int missing_ns_errno(const struct __lpfd_proc *p, const char *dir,
+			    const char *name)
 {
 	char path[64], link[64];
 	int r;
 
-	if (proc_missing())
-		return -ENOSYS;
-	r = has_namespaces(dir);
+	r = has_namespaces(p, dir);
 	if (r < 0)
 		return r;
-	ns_path(path, sizeof(path), "/proc/thread-self", name);
-	if (__lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) == -ENOENT)
+	ns_path(path, sizeof(path), "thread-self", name);
+	if (__lpfd_proc_readlink(p, path, link, sizeof(link)) == -ENOENT)
 		return -EOPNOTSUPP;
 	return -ESRCH;
 }
@@ -137,20 +126,21 @@ static int missing_ns_errno(const char *dir, const char *name)
  * Open a namespace of the task whose /proc directory is dir; may_be_dead
  * unless it is the calling thread.
  */
-static int open_ns(const char *dir, const struct ns_desc *ns, bool may_be_dead)
+static int open_ns(const struct __lpfd_proc *p, const char *dir,
+		   const struct ns_desc *ns, bool may_be_dead)
 {
 	char path[64];
 	int fd, r;
 
 	if (ns->own_lifetime && may_be_dead) {
-		r = has_namespaces(dir);
+		r = has_namespaces(p, dir);
 		if (r < 0)
 			return r;
 	}
 	ns_path(path, sizeof(path), dir, ns->name);
-	fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	fd = __lpfd_proc_openat(p, path, O_RDONLY);
 	if (fd == -ENOENT)
-		return missing_ns_errno(dir, ns->name);
+		return missing_ns_errno(p, dir, ns->name);
 	/* A namespace, not a file a /proc look-alike put there. */
 	if (fd >= 0 && !__lpfd_fd_on_fs(fd, NSFS_MAGIC)) {
 		__lpfd_sys_close(fd);
@@ -171,11 +161,28 @@ static int ns_self_by_pidfd(const struct __lpfd_target *t, unsigned int cmd)
 	return r;
 }
 
+/*
+ * The calling thread's own namespace links name the same namespaces in
+ * every procfs that shows the thread at all: any procfs will do.
+ */
+static int ns_self_by_proc(const struct __lpfd_target *t,
+			   const struct ns_desc *ns)
+{
+	bool thread = t->kind == __LPFD_TARGET_SELF_THREAD;
+	struct __lpfd_proc p;
+	int fd = __lpfd_proc_open(&p, __LPFD_PROC_ANY);
+
+	if (fd < 0)
+		return fd;
+	fd = open_ns(&p, thread ? "thread-self" : "self", ns, !thread);
+	__lpfd_proc_close(&p);
+	return fd;
+}
+
 static int ns_self(const struct __lpfd_target *t, unsigned int cmd,
 		   const struct ns_desc *ns)
 {
-	bool thread = t->kind == __LPFD_TARGET_SELF_THREAD;
-	int fd = open_ns(thread ? "/proc/thread-self" : "/proc/self", ns, !thread);
+	int fd = ns_self_by_proc(t, ns);
 	int r;
 
 	if (fd >= 0 || fd == -EACCES)
@@ -193,50 +200,63 @@ static int ns_self(const struct __lpfd_target *t, unsigned int cmd,
  * found: it is gone, or, while unreaped, /proc hides it from us
  * (hidepid=2). A directory is no link: readlink() finds it (EINVAL) or not.
  */
-static bool proc_dir_hidden_or_gone(const char *dir)
+static bool proc_dir_hidden_or_gone(const struct __lpfd_proc *p,
+				    const char *dir)
 {
 	char path[64], link[8];
 
 	ns_path(path, sizeof(path), dir, "");
-	return __lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) ==
-	       -ENOENT;
+	return __lpfd_proc_readlink(p, path, link, sizeof(link)) == -ENOENT;
+}
+
+/*
+ * The namespace of the process whose pid the fdinfo gave, standing only if
+ * the process is still unreaped after the open.
+ */
+static int ns_of_pid(const struct __lpfd_proc *p, int pidfd, int pid,
+		     const struct ns_desc *ns)
+{
+	char dir[24];
+	int fd, r;
+
+	__lpfd_proc_path(dir, sizeof(dir), "", pid, "");
+	fd = open_ns(p, dir, ns, true);
+	/*
+	 * EACCES is the ptrace check's, or /proc's for a link whose task was
+	 * reaped during the look-up (proc_ns_get_link() finds no task): the
+	 * pidfd tells which, as for a directory hidden or gone.
+	 */
+	if (fd == -EACCES || (fd == -ESRCH && proc_dir_hidden_or_gone(p, dir)))
+		return __lpfd_proc_missing_errno(p, pidfd);
+	if (fd < 0)
+		return fd;
+	r = __lpfd_proc_unreaped(p, pidfd);
+	if (r > 0)
+		return fd;
+	__lpfd_sys_close(fd);
+	return r < 0 ? r : -ESRCH;
 }
 
 /* Another process, by the pid its pidfd's fdinfo gives. */
 static int ns_emulated_fd(int pidfd, unsigned int cmd, const struct ns_desc *ns)
 {
 	struct __lpfd_fdinfo fi;
-	char dir[32];
-	int fd, r;
+	struct __lpfd_proc p;
+	int r = __lpfd_proc_open(&p, __LPFD_PROC_OUR_PIDS);
 
-	r = __lpfd_read_fdinfo(pidfd, &fi);
 	if (r < 0)
-		return r;
-	if (!fi.is_pidfd)
-		return __lpfd_sys_ioctl(pidfd, cmd, NULL); /* that file's answer */
-	if (fi.pid < 0)
-		return -ESRCH;
-	if (fi.pid == 0)
-		return -EREMOTE; /* no /proc entry to open from here */
-	r = __lpfd_proc_is_ours();
-	if (r < 0)
-		return r;
-	__lpfd_proc_path(dir, sizeof(dir), "/proc/", fi.pid, "");
-	fd = open_ns(dir, ns, true);
-	/*
-	 * EACCES is the ptrace check's, or /proc's for a link whose task was
-	 * reaped during the look-up (proc_ns_get_link() finds no task): the
-	 * pidfd tells which, as for a directory hidden or gone.
-	 */
-	if (fd == -EACCES || (fd == -ESRCH && proc_dir_hidden_or_gone(dir)))
-		return __lpfd_proc_missing_errno(pidfd);
-	if (fd < 0)
-		return fd;
-	r = __lpfd_pidfd_unreaped(pidfd);
-	if (r > 0)
-		return fd;
-	__lpfd_sys_close(fd);
-	return r < 0 ? r : -ESRCH;
+		return __lpfd_proc_fd_errno(pidfd, r);
+	r = __lpfd_proc_fdinfo(&p, pidfd, &fi);
+	if (r == 0 && !fi.is_pidfd)
+		r = __lpfd_sys_ioctl(pidfd, cmd, NULL); /* that file's answer */
+	else if (r == 0 && fi.pid < 0)
+		r = -ESRCH;
+	else if (r == 0 && fi.pid == 0)
+		r = -EREMOTE; /* no /proc entry to open from here */
+	else if (r == 0)
+		r = ns_of_pid(&p, pidfd, fi.pid, ns);
+	__lpfd_proc_close(&p);
+	return r;
 }
 
 /* Not a namespace command: after the kernel's EBADF for a closed fd, ENOTTY. */

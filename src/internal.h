@@ -159,42 +159,72 @@ int __lpfd_parse_int(const char **p, const char *end, long long *out);
 
 /* Whether fd is on a file system of this magic (PROC_SUPER_MAGIC, ...). */
 bool __lpfd_fd_on_fs(int fd, unsigned long magic);
-/* Read a whole small file into buf (NUL-terminated), returning its length. */
-ssize_t __lpfd_read_file(const char *path, char *buf, size_t size);
-/* Format "/proc/<pid>/<name>" or "/proc/thread-self/fdinfo/<fd>" into buf. */
+/* Format "<pre><n><post>" (a /proc path) into buf. */
 void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 		      const char *post);
-int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out);
-int __lpfd_read_status(int pid, struct __lpfd_status *out);
+
+/*
+ * One procfs instance for one call: every /proc read of the call goes
+ * through dir (an O_PATH descriptor on /proc, checked once to be procfs),
+ * with paths relative to it ("self/status", "<pid>/cgroup", ...). It is
+ * opened and closed within the call; nothing of it is kept.
+ */
+struct __lpfd_proc {
+	int dir;
+};
+enum __lpfd_proc_need {
+	__LPFD_PROC_ANY,      /* only the caller's own files: any procfs will do */
+	__LPFD_PROC_OUR_PIDS, /* pids are read: proven of our pid namespace first */
+};
+/*
+ * 0 and an open instance; -ENOSYS if /proc is missing, not procfs, or
+ * (__LPFD_PROC_OUR_PIDS) another pid namespace's; or another -errno
+ * (EMFILE, say) if that could not be found out.
+ */
+int __lpfd_proc_open(struct __lpfd_proc *p, enum __lpfd_proc_need need);
+void __lpfd_proc_close(struct __lpfd_proc *p);
+int __lpfd_proc_openat(const struct __lpfd_proc *p, const char *path,
+		       int flags);
+ssize_t __lpfd_proc_readlink(const struct __lpfd_proc *p, const char *path,
+			     char *buf, size_t size);
+/* Read a whole small file into buf (NUL-terminated), returning its length. */
+ssize_t __lpfd_proc_read(const struct __lpfd_proc *p, const char *path,
+			 char *buf, size_t size);
 /*
  * Call fn on each whole line (newline dropped, editable in place) of a
  * procfs file of any length, read in chunks of size; a line longer than
  * the chunk is skipped. fn returns 0 to go on, anything else to stop the
  * reading with that value, which is returned.
  */
-int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
+int __lpfd_proc_for_each_line(const struct __lpfd_proc *p, const char *path,
+			      char *buf, size_t size,
 			      int (*fn)(char *line, size_t len, void *ctx),
 			      void *ctx);
-/* The cgroup2 id of the path a /proc/.../cgroup file names, or -errno. */
-int __lpfd_read_cgroupid(const char *cgroup_file, uint64_t *id);
-/*
- * 0 if /proc belongs to the caller's pid namespace; -ENOSYS if it is
- * missing or another namespace's, where the emulation cannot answer; or
- * another -errno (EMFILE, say) if it could not be found out.
- */
-int __lpfd_proc_is_ours(void);
-
+/* For a file of fd found missing (ENOENT) or /proc unusable (ENOSYS): EBADF if fd is closed. */
+int __lpfd_proc_fd_errno(int fd, int err);
+int __lpfd_proc_fdinfo(const struct __lpfd_proc *p, int fd,
+		       struct __lpfd_fdinfo *out);
+int __lpfd_proc_status(const struct __lpfd_proc *p, int pid,
+		       struct __lpfd_status *out);
 /*
  * The emulated "is the process behind this pidfd still unreaped?" check
  * that ends every /proc-based answer: 1 yes, 0 reaped, -errno.
  */
-int __lpfd_pidfd_unreaped(int pidfd);
+int __lpfd_proc_unreaped(const struct __lpfd_proc *p, int pidfd);
 /*
  * The errno for a /proc/<pid> entry found missing for a pidfd's process:
  * -ESRCH once it is reaped, -EACCES while it is not (/proc hides it from
  * us: hidepid=2), or -errno of the check.
  */
-int __lpfd_proc_missing_errno(int pidfd);
+int __lpfd_proc_missing_errno(const struct __lpfd_proc *p, int pidfd);
+/* The cgroup2 id of the path a /proc cgroup file ("<pid>/cgroup") names. */
+int __lpfd_read_cgroupid(const struct __lpfd_proc *p, const char *cgroup_file,
+			 uint64_t *id);
+
+/* One question each, through a procfs instance of its own (tests, shim). */
+int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out);
+int __lpfd_read_status(int pid, struct __lpfd_status *out);
+int __lpfd_pidfd_unreaped(int pidfd);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int __lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);

@@ -2,6 +2,14 @@
 /*
  * The /proc readers of the emulation. No heap, no stdio: fixed buffers on
  * the stack and raw system calls, so that they are async-signal-safe.
+ *
+ * One call reads through one procfs instance: __lpfd_proc_open() opens
+ * /proc once (O_PATH), checks once that it is procfs and, where pids are
+ * read, proves that it is a procfs of the caller's pid namespace before
+ * anything read from it is believed; every file is then opened relative
+ * to that descriptor, so a mount over /proc in the middle of the call
+ * changes nothing the call reads. The descriptor is closed before the call
+ * returns.
  */
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -33,22 +41,6 @@ void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 	buf[o] = '\0';
 }
 
-/*
- * Open a file of /proc, making sure that it is procfs's: with /proc not
- * mounted, a directory of that name may hold anything (under user-mode-linux
- * hostfs shows the host's own /proc there), whose "fdinfo" and "status"
- * files would describe other processes. -ENOSYS then.
- */
-static int open_proc(const char *path)
-{
-	int fd = __lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || __lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC))
-		return fd;
-	__lpfd_sys_close(fd);
-	return -ENOSYS;
-}
-
 bool __lpfd_fd_on_fs(int fd, unsigned long magic)
 {
 	struct statfs sfs;
@@ -57,26 +49,45 @@ bool __lpfd_fd_on_fs(int fd, unsigned long magic)
 	       (unsigned long)sfs.f_type == magic;
 }
 
+int __lpfd_proc_openat(const struct __lpfd_proc *p, const char *path,
+		       int flags)
+{
+	return __lpfd_sys_openat(p->dir, path, flags | O_CLOEXEC);
+}
+
+ssize_t __lpfd_proc_readlink(const struct __lpfd_proc *p, const char *path,
+			     char *buf, size_t size)
+{
+	return __lpfd_sys_readlinkat(p->dir, path, buf, size);
+}
+
 /*
  * Read a small file whole. If it does not fit, only whole lines are kept,
- * so that a parser never sees a number cut short.
+ * so that a parser never sees a number cut short. procfs's files are
+ * seq_files, which hand out all they have in one read: a read that does
+ * not fill the buffer has reached the end, and no second read is made to
+ * be told so.
  */
-ssize_t __lpfd_read_file(const char *path, char *buf, size_t size)
+ssize_t __lpfd_proc_read(const struct __lpfd_proc *p, const char *path,
+			 char *buf, size_t size)
 {
 	size_t len = 0;
 	ssize_t n = 0;
-	int fd;
+	int fd = __lpfd_proc_openat(p, path, O_RDONLY);
 
-	fd = open_proc(path);
 	if (fd < 0)
 		return fd;
 	while (len + 1 < size) {
-		n = __lpfd_sys_read(fd, buf + len, size - 1 - len);
+		size_t want = size - 1 - len;
+
+		n = __lpfd_sys_read(fd, buf + len, want);
 		if (n == -EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
+		if ((size_t)n < want)
+			break;
 	}
 	__lpfd_sys_close(fd);
 	if (n < 0)
@@ -90,37 +101,25 @@ ssize_t __lpfd_read_file(const char *path, char *buf, size_t size)
 }
 
 /*
- * /proc/self/fdinfo/<fd> is missing both for a closed fd and when /proc is
- * not there (or not procfs): fcntl() tells them apart.
- */
-static int missing_fdinfo_errno(int fd, int err)
-{
-	if (err != -ENOENT && err != -ENOSYS)
-		return err;
-	if (__lpfd_sys_fcntl(fd, F_GETFD, 0) < 0)
-		return -EBADF;
-	return -ENOSYS;
-}
-
-/*
  * Call fn on each whole line of a /proc file of any length, read in chunks. A
  * line longer than the chunk is skipped. fn returns 0 to go on, anything
  * else to stop with that value.
  */
-int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
-			       int (*fn)(char *line, size_t len, void *ctx),
-			       void *ctx)
+int __lpfd_proc_for_each_line(const struct __lpfd_proc *p, const char *path,
+			      char *buf, size_t size,
+			      int (*fn)(char *line, size_t len, void *ctx),
+			      void *ctx)
 {
 	size_t have = 0;
 	bool skipping = false;
 	int fd, r = 0;
 	ssize_t n;
 
-	fd = open_proc(path);
+	fd = __lpfd_proc_openat(p, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
 	for (;;) {
-		char *p = buf, *nl;
+		char *s = buf, *nl;
 
 		n = __lpfd_sys_read(fd, buf + have, size - have);
 		if (n == -EINTR)
@@ -135,16 +134,16 @@ int __lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
 			break;
 		}
 		have += (size_t)n;
-		while ((nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+		while ((nl = memchr(s, '\n', have - (size_t)(s - buf)))) {
 			if (!skipping)
-				r = fn(p, (size_t)(nl - p), ctx);
+				r = fn(s, (size_t)(nl - s), ctx);
 			skipping = false;
-			p = nl + 1;
+			s = nl + 1;
 			if (r)
 				goto out;
 		}
-		have -= (size_t)(p - buf);
-		memmove(buf, p, have);
+		have -= (size_t)(s - buf);
+		memmove(buf, s, have);
 		if (have == size) {
 			skipping = true;
 			have = 0;
@@ -183,29 +182,32 @@ static int copy_key_line(char *line, size_t len, void *ctx)
  * not fit. The lines before it may be of any length (a status file's
  * "Groups:" can hold thousands of ids); the chunk holds any NSpid: line.
  */
-static ssize_t read_key_line(const char *path, const char *key, char *buf,
-			     size_t size)
+static ssize_t read_key_line(const struct __lpfd_proc *p, const char *path,
+			     const char *key, char *buf, size_t size)
 {
 	struct key_line k = { key, strlen(key), buf, size, -ENODATA };
 	char chunk[1024];
-	int r = __lpfd_proc_for_each_line(path, chunk, sizeof(chunk),
+	int r = __lpfd_proc_for_each_line(p, path, chunk, sizeof(chunk),
 					  copy_key_line, &k);
 
 	return r < 0 ? r : k.len;
 }
 
 /*
- * The same answer in two path lookups, where we may look at procfs's pid 1:
- * the first process of a pid namespace lives in it, so procfs's namespace
- * is /proc/1's, and ours is /proc/self's. 1 yes, 0 no, -errno where we may
- * not look (another user's init, hidepid): the caller reads NSpid then.
- * Every file read afterwards is still checked to be procfs's (open_proc).
- * Once refused (a sandbox's root may not look at the host's init), it is not
- * tried again: skipping the fast path is always safe, only slower.
+ * The proof through procfs's pid 1, where we may look at it: the first
+ * process of a pid namespace lives in it, so procfs's namespace is 1's,
+ * and ours is self's. 1 yes, 0 no, -errno where we may not look (another
+ * user's init, hidepid): the caller reads NSpid then.
+ *
+ * Once refused (a sandbox's root may not look at the host's init), it is
+ * not tried again. The flag only chooses between two proofs, each sound
+ * on its own and each made in full on every call, so a flag that no longer
+ * holds (after a fork into another pid namespace, a setuid, a remount)
+ * costs time, never a wrong answer.
  */
 static int init_ns_refused;
 
-static int proc_init_ns_is_ours(void)
+static int init_ns_is_ours(const struct __lpfd_proc *p)
 {
 #ifdef __NR_newfstatat
 	struct stat init_ns, our_ns;
@@ -213,18 +215,19 @@ static int proc_init_ns_is_ours(void)
 
 	if (__atomic_load_n(&init_ns_refused, __ATOMIC_RELAXED))
 		return -EACCES;
-	r = (int)__lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/1/ns/pid", &init_ns,
-			   0, 0, 0);
+	r = (int)__lpfd_sc(__NR_newfstatat, p->dir, "1/ns/pid", &init_ns, 0,
+			   0, 0);
 	if (r == -EACCES || r == -EPERM)
 		__atomic_store_n(&init_ns_refused, 1, __ATOMIC_RELAXED);
 	if (r < 0)
 		return r;
-	r = (int)__lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/self/ns/pid",
-			   &our_ns, 0, 0, 0);
+	r = (int)__lpfd_sc(__NR_newfstatat, p->dir, "self/ns/pid", &our_ns, 0,
+			   0, 0);
 	if (r < 0)
 		return r;
 	return init_ns.st_dev == our_ns.st_dev && init_ns.st_ino == our_ns.st_ino;
 #else
+	(void)p;
 	return -ENOSYS;
 #endif
 }
@@ -232,62 +235,108 @@ static int proc_init_ns_is_ours(void)
 /*
  * The emulation reads pids through /proc, which speaks for the pid namespace
  * it was mounted in: it must be ours, or every pid read would be another's.
- * /proc/self exists only where we are visible (our namespace or an
- * ancestor's), and its "NSpid:" line lists our pid from procfs's namespace
- * down to ours: one entry, and procfs's is ours. Comparing /proc/self with
- * getpid() is not enough: a process can have the same pid in its namespace
- * and in the parent's (by chance, or by clone3's set_tid), and then read
- * the parent namespace's pids as its own. A kernel without pid namespaces
- * has no NSpid line, and only one /proc to mount.
+ * "self" exists only where we are visible (our namespace or an ancestor's),
+ * and its "NSpid:" line lists our pid from procfs's namespace down to
+ * ours: one entry, and procfs's namespace is at our level, hence ours.
+ * Comparing self with getpid() is not enough: a process can have the same
+ * pid in its namespace and in the parent's (by chance, or by clone3's
+ * set_tid), and then read the parent namespace's pids as its own. A kernel
+ * without pid namespaces has no NSpid line, and only one /proc to mount.
  */
-int __lpfd_proc_is_ours(void)
+static int proc_of_our_pidns(const struct __lpfd_proc *p)
 {
 	struct __lpfd_status st;
 	char line[512];
 	ssize_t n;
 
-	n = proc_init_ns_is_ours();
+	n = init_ns_is_ours(p);
 	if (n >= 0)
 		return n ? 0 : -ENOSYS;
-	n = read_key_line("/proc/self/status", "NSpid:", line, sizeof(line));
+	n = read_key_line(p, "self/status", "NSpid:", line, sizeof(line));
 	if (n == -ENODATA)
 		return 0;
-	if (n == -ENOENT || n == -ENAMETOOLONG || n == -ENOSYS)
+	if (n == -ENOENT || n == -ENAMETOOLONG)
 		return -ENOSYS;
 	if (n < 0)
 		return (int)n;
 	(void)__lpfd_parse_status(line, (size_t)n, &st);
-	if (!(st.have & __LPFD_ST_NSPID) || st.nspid_levels != 1 ||
-	    st.nspid_first != __lpfd_sys_getpid())
+	if (!(st.have & __LPFD_ST_NSPID) || st.nspid_levels != 1)
 		return -ENOSYS;
 	return 0;
 }
 
 /*
- * The calling thread's file table, which after unshare(CLONE_FILES) is not
- * the leader's that /proc/self/fdinfo shows: there the same number may
- * name another process's pidfd.
+ * With /proc not mounted, a directory of that name may hold anything
+ * (under user-mode-linux hostfs shows the host's own /proc there), whose
+ * files would describe other processes: -ENOSYS then, as for a procfs of
+ * another pid namespace.
  */
-int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out)
+int __lpfd_proc_open(struct __lpfd_proc *p, enum __lpfd_proc_need need)
+{
+	int r;
+
+	p->dir = __lpfd_sys_openat(AT_FDCWD, "/proc",
+				   O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (p->dir < 0)
+		return p->dir == -ENOENT || p->dir == -ENOTDIR ? -ENOSYS : p->dir;
+	r = __lpfd_fd_on_fs(p->dir, PROC_SUPER_MAGIC) ? 0 : -ENOSYS;
+	if (r == 0 && need == __LPFD_PROC_OUR_PIDS)
+		r = proc_of_our_pidns(p);
+	if (r < 0)
+		__lpfd_proc_close(p);
+	return r;
+}
+
+void __lpfd_proc_close(struct __lpfd_proc *p)
+{
+	if (p->dir >= 0)
+		__lpfd_sys_close(p->dir);
+	p->dir = -1;
+}
+
+/*
+ * For a pidfd the library cannot read about: EBADF if the fd is closed
+ * (the kernel's answer, which comes first), else err.
+ */
+int __lpfd_proc_fd_errno(int fd, int err)
+{
+	if (err != -ENOENT && err != -ENOSYS)
+		return err;
+	if (__lpfd_sys_fcntl(fd, F_GETFD, 0) < 0)
+		return -EBADF;
+	return -ENOSYS;
+}
+
+/*
+ * The calling thread's file table, which after unshare(CLONE_FILES) is not
+ * the leader's that self/fdinfo shows: there the same number may name
+ * another process's pidfd. A missing fdinfo file is a closed fd; so is
+ * our own /proc descriptor, which took the lowest free number.
+ */
+int __lpfd_proc_fdinfo(const struct __lpfd_proc *p, int fd,
+		       struct __lpfd_fdinfo *out)
 {
 	char path[48], buf[512];
 	ssize_t n;
 
-	__lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fdinfo/", fd, "");
-	n = __lpfd_read_file(path, buf, sizeof(buf));
+	if (fd == p->dir)
+		return -EBADF;
+	__lpfd_proc_path(path, sizeof(path), "thread-self/fdinfo/", fd, "");
+	n = __lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n < 0)
-		return missing_fdinfo_errno(fd, (int)n);
+		return __lpfd_proc_fd_errno(fd, (int)n);
 	(void)__lpfd_parse_fdinfo(buf, (size_t)n, out);
 	return 0;
 }
 
-int __lpfd_read_status(int pid, struct __lpfd_status *out)
+int __lpfd_proc_status(const struct __lpfd_proc *p, int pid,
+		       struct __lpfd_status *out)
 {
 	char path[48], buf[1024];
 	ssize_t n;
 
-	__lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/status");
-	n = __lpfd_read_file(path, buf, sizeof(buf));
+	__lpfd_proc_path(path, sizeof(path), "", pid, "/status");
+	n = __lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
 	return __lpfd_parse_status(buf, (size_t)n, out);
@@ -299,9 +348,11 @@ int __lpfd_read_status(int pid, struct __lpfd_status *out)
  * and gives ESRCH only after the reap. Anything else falls back to the
  * fdinfo, EPERM included: the kernel says EPERM only for a process it
  * found, but a seccomp filter or an LSM can say it for any, and taking it
- * as proof let a reused pid's data through.
+ * as proof let a reused pid's data through. (The fdinfo says -1 for a
+ * reaped process only from Linux 5.10 on; before, the signal is the
+ * proof.)
  */
-int __lpfd_pidfd_unreaped(int pidfd)
+int __lpfd_proc_unreaped(const struct __lpfd_proc *p, int pidfd)
 {
 	struct __lpfd_fdinfo fi;
 	int r = __lpfd_sys_pidfd_send_signal(pidfd, 0, NULL, 0);
@@ -310,7 +361,7 @@ int __lpfd_pidfd_unreaped(int pidfd)
 		return 1;
 	if (r == -ESRCH)
 		return 0;
-	r = __lpfd_read_fdinfo(pidfd, &fi);
+	r = __lpfd_proc_fdinfo(p, pidfd, &fi);
 	if (r < 0)
 		return r;
 	return fi.is_pidfd && fi.pid != -1;
@@ -321,11 +372,50 @@ int __lpfd_pidfd_unreaped(int pidfd)
  * the caller (hidepid=2): the kernel's answer for a process one may not
  * look at is EACCES, and ESRCH would say it is gone.
  */
-int __lpfd_proc_missing_errno(int pidfd)
+int __lpfd_proc_missing_errno(const struct __lpfd_proc *p, int pidfd)
 {
-	int r = __lpfd_pidfd_unreaped(pidfd);
+	int r = __lpfd_proc_unreaped(p, pidfd);
 
 	if (r < 0)
 		return r;
 	return r ? -EACCES : -ESRCH;
+}
+
+/* ------------------------------------------------------------------------
+ * The same, each opening its own procfs instance for one question.
+ */
+int __lpfd_read_fdinfo(int fd, struct __lpfd_fdinfo *out)
+{
+	struct __lpfd_proc p;
+	int r = __lpfd_proc_open(&p, __LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return __lpfd_proc_fd_errno(fd, r);
+	r = __lpfd_proc_fdinfo(&p, fd, out);
+	__lpfd_proc_close(&p);
+	return r;
+}
+
+int __lpfd_read_status(int pid, struct __lpfd_status *out)
+{
+	struct __lpfd_proc p;
+	int r = __lpfd_proc_open(&p, __LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return r;
+	r = __lpfd_proc_status(&p, pid, out);
+	__lpfd_proc_close(&p);
+	return r;
+}
+
+int __lpfd_pidfd_unreaped(int pidfd)
+{
+	struct __lpfd_proc p;
+	int r = __lpfd_proc_open(&p, __LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return r;
+	r = __lpfd_proc_unreaped(&p, pidfd);
+	__lpfd_proc_close(&p);
+	return r;
 }
