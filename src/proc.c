@@ -193,11 +193,35 @@ static ssize_t read_key_line(const struct __lpfd_proc *p, const char *path,
 	return r < 0 ? r : k.len;
 }
 
+/* The inode number of a namespace link ("pid:[4026531836]"), or -errno. */
+static int ns_link_ino(const struct __lpfd_proc *p, const char *path,
+		       uint64_t *ino)
+{
+	char link[48];
+	const char *q = link, *end;
+	long long v;
+	ssize_t n = __lpfd_proc_readlink(p, path, link, sizeof(link));
+
+	if (n < 0)
+		return (int)n;
+	end = link + n;
+	while (q < end && *q != '[')
+		q++;
+	if (q == end || end[-1] != ']')
+		return -ENOENT;
+	q++;
+	if (__lpfd_parse_int(&q, end - 1, &v) < 0 || q != end - 1 || v <= 0)
+		return -ENOENT;
+	*ino = (uint64_t)v;
+	return 0;
+}
+
 /*
  * The proof through procfs's pid 1, where we may look at it: the first
- * process of a pid namespace lives in it, so procfs's namespace is 1's,
- * and ours is self's. 1 yes, 0 no, -errno where we may not look (another
- * user's init, hidepid): the caller reads NSpid then.
+ * process of a pid namespace lives in it, so procfs's namespace is 1's.
+ * Both namespaces are alive, so equal inode numbers are one namespace.
+ * 1 yes, 0 no, -errno where we may not look (another user's init,
+ * hidepid): the caller reads NSpid then.
  *
  * Once refused (a sandbox's root may not look at the host's init), it is
  * not tried again. The flag only chooses between two proofs, each sound
@@ -207,51 +231,36 @@ static ssize_t read_key_line(const struct __lpfd_proc *p, const char *path,
  */
 static int init_ns_refused;
 
-static int init_ns_is_ours(const struct __lpfd_proc *p)
+static int init_ns_is(const struct __lpfd_proc *p, uint64_t our_ns)
 {
-#ifdef __NR_newfstatat
-	struct stat init_ns, our_ns;
+	uint64_t init_ns;
 	int r;
 
 	if (__atomic_load_n(&init_ns_refused, __ATOMIC_RELAXED))
 		return -EACCES;
-	r = (int)__lpfd_sc(__NR_newfstatat, p->dir, "1/ns/pid", &init_ns, 0,
-			   0, 0);
+	r = ns_link_ino(p, "1/ns/pid", &init_ns);
 	if (r == -EACCES || r == -EPERM)
 		__atomic_store_n(&init_ns_refused, 1, __ATOMIC_RELAXED);
 	if (r < 0)
 		return r;
-	r = (int)__lpfd_sc(__NR_newfstatat, p->dir, "self/ns/pid", &our_ns, 0,
-			   0, 0);
-	if (r < 0)
-		return r;
-	return init_ns.st_dev == our_ns.st_dev && init_ns.st_ino == our_ns.st_ino;
-#else
-	(void)p;
-	return -ENOSYS;
-#endif
+	return init_ns == our_ns;
 }
 
 /*
- * The emulation reads pids through /proc, which speaks for the pid namespace
- * it was mounted in: it must be ours, or every pid read would be another's.
- * "self" exists only where we are visible (our namespace or an ancestor's),
- * and its "NSpid:" line lists our pid from procfs's namespace down to
- * ours: one entry, and procfs's namespace is at our level, hence ours.
- * Comparing self with getpid() is not enough: a process can have the same
- * pid in its namespace and in the parent's (by chance, or by clone3's
+ * "self" exists only where we are visible (our namespace or an
+ * ancestor's), and its "NSpid:" line lists our pid from procfs's namespace
+ * down to ours: one entry, and procfs's namespace is at our level, hence
+ * ours. Comparing self with getpid() is not enough: a process can have the
+ * same pid in its namespace and in the parent's (by chance, or by clone3's
  * set_tid), and then read the parent namespace's pids as its own. A kernel
  * without pid namespaces has no NSpid line, and only one /proc to mount.
  */
-static int proc_of_our_pidns(const struct __lpfd_proc *p)
+static int nspid_is_ours(const struct __lpfd_proc *p)
 {
 	struct __lpfd_status st;
 	char line[512];
 	ssize_t n;
 
-	n = init_ns_is_ours(p);
-	if (n >= 0)
-		return n ? 0 : -ENOSYS;
 	n = read_key_line(p, "self/status", "NSpid:", line, sizeof(line));
 	if (n == -ENODATA)
 		return 0;
@@ -263,6 +272,107 @@ static int proc_of_our_pidns(const struct __lpfd_proc *p)
 	if (!(st.have & __LPFD_ST_NSPID) || st.nspid_levels != 1)
 		return -ENOSYS;
 	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The proof, remembered where the kernel names mounts by ids it never
+ * reuses (STATX_MNT_ID_UNIQUE, Linux 6.8). The fact kept is "the mount
+ * with unique id U is a procfs of the pid namespace whose inode is N",
+ * which stays true as long as U exists: a procfs mount holds its
+ * superblock, the superblock holds its pid namespace, so while U is
+ * mounted that namespace lives and no other namespace can have N. A call
+ * trusts it only when its own /proc descriptor is on U (statx) and the
+ * calling thread's pid namespace is N (its ns/pid link), both asked in
+ * that call: a forked child in a new pid namespace, a thread of a
+ * CLONE_VM child, a /proc remounted or replaced all fail the check and
+ * make the full proof. The pair is written under a sequence count whose
+ * writer never waits, as the cgroup2 mount cache is.
+ */
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x4000U
+#endif
+
+static int no_unique_mount_ids; /* the kernel has none: never changes */
+static unsigned int proof_seq;  /* 0 empty, odd being written */
+static uint64_t proof_mnt, proof_ns;
+
+static int unique_mount_id(const struct __lpfd_proc *p, uint64_t *id)
+{
+#ifdef __NR_statx
+	struct statx sx;
+	int r;
+
+	if (__atomic_load_n(&no_unique_mount_ids, __ATOMIC_RELAXED))
+		return -ENOSYS;
+	r = (int)__lpfd_sc(__NR_statx, p->dir, "", AT_EMPTY_PATH,
+			   STATX_MNT_ID_UNIQUE, &sx, 0);
+	if (r == 0 && !(sx.stx_mask & STATX_MNT_ID_UNIQUE))
+		r = -ENOSYS;
+	if (r == -ENOSYS || r == -EINVAL)
+		__atomic_store_n(&no_unique_mount_ids, 1, __ATOMIC_RELAXED);
+	if (r < 0)
+		return r;
+	*id = sx.stx_mnt_id;
+	return 0;
+#else
+	(void)p;
+	(void)id;
+	return -ENOSYS;
+#endif
+}
+
+static bool proof_remembered(uint64_t mnt, uint64_t ns)
+{
+	unsigned int s = __atomic_load_n(&proof_seq, __ATOMIC_ACQUIRE);
+	uint64_t m, n;
+
+	if (s == 0 || (s & 1))
+		return false;
+	m = __atomic_load_n(&proof_mnt, __ATOMIC_RELAXED);
+	n = __atomic_load_n(&proof_ns, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&proof_seq, __ATOMIC_RELAXED) == s &&
+	       m == mnt && n == ns;
+}
+
+static void remember_proof(uint64_t mnt, uint64_t ns)
+{
+	unsigned int s = __atomic_load_n(&proof_seq, __ATOMIC_RELAXED);
+
+	if ((s & 1) || !__atomic_compare_exchange_n(&proof_seq, &s, s + 1,
+						    false, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&proof_mnt, mnt, __ATOMIC_RELAXED);
+	__atomic_store_n(&proof_ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&proof_seq, s + 2, __ATOMIC_RELEASE);
+}
+
+/*
+ * The emulation reads pids through /proc, which speaks for the pid
+ * namespace it was mounted in: it must be ours, or every pid read would be
+ * another's. The cheapest sound proof this kernel and our rights allow: a
+ * remembered one (two cheap system calls), procfs's init (one more link),
+ * or our own NSpid (a status read).
+ */
+static int proc_of_our_pidns(const struct __lpfd_proc *p)
+{
+	uint64_t mnt = 0, ns = 0;
+	bool ns_known = ns_link_ino(p, "thread-self/ns/pid", &ns) == 0;
+	bool mnt_known = ns_known && unique_mount_id(p, &mnt) == 0;
+	int r;
+
+	if (mnt_known && proof_remembered(mnt, ns))
+		return 0;
+	r = ns_known ? init_ns_is(p, ns) : -ENOENT;
+	if (r >= 0)
+		r = r ? 0 : -ENOSYS;
+	else
+		r = nspid_is_ours(p);
+	if (r == 0 && mnt_known)
+		remember_proof(mnt, ns);
+	return r;
 }
 
 /*
