@@ -353,18 +353,23 @@ static void remember_proof(uint64_t mnt, uint64_t ns)
  * The emulation reads pids through /proc, which speaks for the pid
  * namespace it was mounted in: it must be ours, or every pid read would be
  * another's. The cheapest sound proof this kernel and our rights allow: a
- * remembered one (two cheap system calls), procfs's init (one more link),
- * or our own NSpid (a status read).
+ * remembered one (two cheap system calls, and the mount remembered is a
+ * procfs: no fstatfs either), procfs's init (one more link), or our own
+ * NSpid (a status read). Nothing read before the proof is believed: a
+ * namespace link that is no procfs's has a mount id never remembered.
  */
 static int proc_of_our_pidns(const struct __lpfd_proc *p)
 {
 	uint64_t mnt = 0, ns = 0;
+	bool mnt_known = unique_mount_id(p, &mnt) == 0;
 	bool ns_known = ns_link_ino(p, "thread-self/ns/pid", &ns) == 0;
-	bool mnt_known = ns_known && unique_mount_id(p, &mnt) == 0;
 	int r;
 
-	if (mnt_known && proof_remembered(mnt, ns))
+	if (mnt_known && ns_known && proof_remembered(mnt, ns))
 		return 0;
+	if (!__lpfd_fd_on_fs(p->dir, PROC_SUPER_MAGIC))
+		return -ENOSYS;
+	mnt_known = mnt_known && ns_known;
 	r = ns_known ? init_ns_is(p, ns) : -ENOENT;
 	if (r >= 0)
 		r = r ? 0 : -ENOSYS;
@@ -389,9 +394,10 @@ int __lpfd_proc_open(struct __lpfd_proc *p, enum __lpfd_proc_need need)
 				   O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (p->dir < 0)
 		return p->dir == -ENOENT || p->dir == -ENOTDIR ? -ENOSYS : p->dir;
-	r = __lpfd_fd_on_fs(p->dir, PROC_SUPER_MAGIC) ? 0 : -ENOSYS;
-	if (r == 0 && need == __LPFD_PROC_OUR_PIDS)
+	if (need == __LPFD_PROC_OUR_PIDS)
 		r = proc_of_our_pidns(p);
+	else
+		r = __lpfd_fd_on_fs(p->dir, PROC_SUPER_MAGIC) ? 0 : -ENOSYS;
 	if (r < 0)
 		__lpfd_proc_close(p);
 	return r;
