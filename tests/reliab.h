@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <linux/futex.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -264,6 +266,47 @@ static inline int reliab_count_fds(void)
 	uint64_t map[RELIAB_FDS / 64];
 
 	return reliab_open_fds(map);
+}
+
+/*
+ * A seccomp user-notification supervisor for a worker thread that stores
+ * its listener fd in *listener (-1 until then, -2 if it failed): each
+ * stop of the worker goes to hook(stop, req, resp, ctx), which may answer
+ * it itself (returns true, resp filled) or let the system call go on.
+ * Returns the number of stops once the worker is gone.
+ */
+typedef bool (*reliab_stop_hook)(int stop, const struct seccomp_notif *req,
+				 struct seccomp_notif_resp *resp, void *ctx);
+
+static inline int reliab_supervise(const int *listener, reliab_stop_hook hook,
+				   void *ctx)
+{
+	struct pollfd p = { .events = POLLIN };
+	int stops = 0;
+
+	while ((p.fd = __atomic_load_n(listener, __ATOMIC_SEQ_CST)) == -1)
+		sched_yield();
+	if (p.fd < 0)
+		FAIL("seccomp user notification filter: %s", strerror(errno));
+	for (;;) {
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+
+		if (poll(&p, 1, -1) < 0 && errno == EINTR)
+			continue;
+		if (!(p.revents & POLLIN))
+			break; /* POLLHUP: the worker is gone */
+		memset(&req, 0, sizeof(req));
+		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+			continue; /* the call was interrupted meanwhile */
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		if (!hook(stops++, &req, &resp, ctx))
+			resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+	close(p.fd);
+	return stops;
 }
 
 /* Every mode runs both library paths: the native one where the kernel has it. */

@@ -99,41 +99,15 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* What the supervisor does at a stop; returns true if it answered it. */
-typedef bool (*stop_hook)(int stop, const struct seccomp_notif *req,
-			  struct seccomp_notif_resp *resp, void *ctx);
-
 /* Run the call on a worker, hook at each stop; returns the number of stops. */
-static int run_call(struct call *c, stop_hook hook, void *ctx)
+static int run_call(struct call *c, reliab_stop_hook hook, void *ctx)
 {
-	struct pollfd p = { .events = POLLIN };
 	pthread_t w;
-	int stops = 0;
+	int stops;
 
 	c->listener = -1;
 	ASSERT_EQ(pthread_create(&w, NULL, worker, c), 0);
-	while ((p.fd = __atomic_load_n(&c->listener, __ATOMIC_SEQ_CST)) == -1)
-		sched_yield();
-	if (p.fd < 0)
-		FAIL("seccomp user notification filter: %s", strerror(errno));
-	for (;;) {
-		struct seccomp_notif req;
-		struct seccomp_notif_resp resp;
-
-		if (poll(&p, 1, -1) < 0 && errno == EINTR)
-			continue;
-		if (!(p.revents & POLLIN))
-			break; /* POLLHUP: the worker is gone */
-		memset(&req, 0, sizeof(req));
-		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
-			continue;
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		if (!hook(stops++, &req, &resp, ctx))
-			resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	}
-	close(p.fd);
+	stops = reliab_supervise(&c->listener, hook, ctx);
 	pthread_join(w, NULL);
 	return stops;
 }

@@ -285,6 +285,31 @@ static void *mid_worker(void *arg)
 	return NULL;
 }
 
+/* At stop k, the pid is reused; stops before it note an fdinfo open. */
+struct reuse_at {
+	struct mid_call *c;
+	int k, *newfd;
+	struct reliab_gen *g;
+};
+
+static bool reuse_at_stop(int stop, const struct seccomp_notif *req,
+			  struct seccomp_notif_resp *resp, void *ctx)
+{
+	struct reuse_at *r = ctx;
+
+	(void)resp;
+	/* Same address space: the stopped thread's path is ours to read. */
+	if (stop < r->k && req->data.nr == SYS_openat &&
+	    strstr((const char *)(uintptr_t)req->data.args[1], "/fdinfo/"))
+		r->c->pid_read_before_reuse = true;
+	if (stop == r->k) {
+		reliab_kill_reap(r->c->pidfd);
+		ASSERT_EQ(reliab_spawn_gen(r->g, UID_NEW, MID_PID, r->newfd),
+			  MID_PID);
+	}
+	return false;
+}
+
 /*
  * Let the worker's stopped system calls go on, reusing the pid at stop k
  * (never if k < 0); returns the number of stops.
@@ -292,40 +317,9 @@ static void *mid_worker(void *arg)
 static int supervise(struct mid_call *c, int k, struct reliab_gen *g,
 		     int *newfd)
 {
-	struct pollfd p = { .events = POLLIN };
-	int stops = 0;
+	struct reuse_at r = { c, k, newfd, g };
 
-	while ((p.fd = __atomic_load_n(&c->listener, __ATOMIC_SEQ_CST)) == -1)
-		sched_yield();
-	if (p.fd < 0)
-		FAIL("seccomp user notification filter: %s", strerror(errno));
-	for (;;) {
-		struct seccomp_notif req;
-		struct seccomp_notif_resp resp;
-
-		if (poll(&p, 1, -1) < 0 && errno == EINTR)
-			continue;
-		if (!(p.revents & POLLIN))
-			break; /* POLLHUP: the worker is gone */
-		memset(&req, 0, sizeof(req));
-		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
-			continue; /* the call was interrupted meanwhile */
-		/* Same address space: the stopped thread's path is ours to read. */
-		if (stops < k && req.data.nr == SYS_openat &&
-		    strstr((const char *)(uintptr_t)req.data.args[1], "/fdinfo/"))
-			c->pid_read_before_reuse = true;
-		if (stops++ == k) {
-			reliab_kill_reap(c->pidfd);
-			ASSERT_EQ(reliab_spawn_gen(g, UID_NEW, MID_PID, newfd),
-				  MID_PID);
-		}
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	}
-	close(p.fd);
-	return stops;
+	return reliab_supervise(&c->listener, reuse_at_stop, &r);
 }
 
 /*
