@@ -61,15 +61,7 @@ static const struct ns_desc *ns_of_cmd(unsigned int cmd)
 /* "<dir>/ns/<name>" into buf, relative to /proc. */
 static void ns_path(char *buf, size_t size, const char *dir, const char *name)
 {
-	size_t o = 0;
-
-	for (const char *p = dir; *p && o + 1 < size; p++)
-		buf[o++] = *p;
-	for (const char *p = "/ns/"; *p && o + 1 < size; p++)
-		buf[o++] = *p;
-	for (const char *p = name; *p && o + 1 < size; p++)
-		buf[o++] = *p;
-	buf[o] = '\0';
+	__lpfd_proc_join(buf, size, dir, "/ns/", name);
 }
 
 /*
@@ -195,23 +187,11 @@ static int ns_self(const struct __lpfd_target *t, unsigned int cmd,
 }
 
 /*
- * ESRCH from open_ns() means that the task has no namespaces left (its ns
- * directory is still there) or that nothing in its /proc directory can be
- * found: it is gone, or, while unreaped, /proc hides it from us
- * (hidepid=2). A directory is no link: readlink() finds it (EINVAL) or not.
- */
-static bool proc_dir_hidden_or_gone(const struct __lpfd_proc *p,
-				    const char *dir)
-{
-	char path[64], link[8];
-
-	ns_path(path, sizeof(path), dir, "");
-	return __lpfd_proc_readlink(p, path, link, sizeof(link)) == -ENOENT;
-}
-
-/*
  * The namespace of the process whose pid the fdinfo gave, standing only if
- * the process is still unreaped after the open.
+ * the process is still unreaped after the open. ESRCH from open_ns() means
+ * that the task has no namespaces left (its ns directory is still there)
+ * or that nothing in its /proc directory can be found: it is gone, or,
+ * while unreaped, /proc hides it from us (hidepid=2).
  */
 static int ns_of_pid(const struct __lpfd_proc *p, int pidfd, int pid,
 		     const struct ns_desc *ns)
@@ -226,7 +206,7 @@ static int ns_of_pid(const struct __lpfd_proc *p, int pidfd, int pid,
 	 * reaped during the look-up (proc_ns_get_link() finds no task): the
 	 * pidfd tells which, as for a directory hidden or gone.
 	 */
-	if (fd == -EACCES || (fd == -ESRCH && proc_dir_hidden_or_gone(p, dir)))
+	if (fd == -EACCES || (fd == -ESRCH && __lpfd_proc_dir_gone(p, dir, "/ns/")))
 		return __lpfd_proc_missing_errno(p, pidfd);
 	if (fd < 0)
 		return fd;

@@ -162,6 +162,9 @@ bool __lpfd_fd_on_fs(int fd, unsigned long magic);
 /* Format "<pre><n><post>" (a /proc path) into buf. */
 void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 		      const char *post);
+/* Join "<dir><sub><name>" (a /proc path) into buf. */
+void __lpfd_proc_join(char *buf, size_t size, const char *dir,
+		      const char *sub, const char *name);
 
 /*
  * One procfs instance for one call: every /proc read of the call goes
@@ -187,6 +190,9 @@ int __lpfd_proc_openat(const struct __lpfd_proc *p, const char *path,
 		       int flags);
 ssize_t __lpfd_proc_readlink(const struct __lpfd_proc *p, const char *path,
 			     char *buf, size_t size);
+/* Whether nothing can be found in dir + sub ("<pid>", "/ns/"): gone or hidden. */
+bool __lpfd_proc_dir_gone(const struct __lpfd_proc *p, const char *dir,
+			  const char *sub);
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
 ssize_t __lpfd_proc_read(const struct __lpfd_proc *p, const char *path,
 			 char *buf, size_t size);

@@ -41,6 +41,32 @@ void __lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 	buf[o] = '\0';
 }
 
+void __lpfd_proc_join(char *buf, size_t size, const char *dir,
+		      const char *sub, const char *name)
+{
+	const char *parts[3] = { dir, sub, name };
+	size_t o = 0;
+
+	for (int i = 0; i < 3; i++)
+		for (const char *q = parts[i]; *q && o + 1 < size; q++)
+			buf[o++] = *q;
+	buf[o] = '\0';
+}
+
+/*
+ * Whether nothing in a /proc directory can be found: its task is gone, or,
+ * while unreaped, /proc hides it from us (hidepid=2). A directory is no
+ * link: readlink() finds it (EINVAL) or not (ENOENT).
+ */
+bool __lpfd_proc_dir_gone(const struct __lpfd_proc *p, const char *dir,
+			  const char *sub)
+{
+	char path[64], link[8];
+
+	__lpfd_proc_join(path, sizeof(path), dir, sub, "");
+	return __lpfd_proc_readlink(p, path, link, sizeof(link)) == -ENOENT;
+}
+
 bool __lpfd_fd_on_fs(int fd, unsigned long magic)
 {
 	struct statfs sfs;
