@@ -324,9 +324,6 @@ static int check_emulated_fd(struct __lpfd_proc *p, int pidfd,
 		r = -ENOTTY;
 	if (r < 0)
 		__lpfd_proc_close(p);
-
-	if (r < 0)
-		return r;
 	return r;
 }
 
