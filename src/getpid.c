@@ -4,7 +4,7 @@
  *
  * Native: PIDFD_GET_INFO, which checks the namespace itself. Emulated: the
  * "Pid:" line of /proc/thread-self/fdinfo/<fd>, which the kernel writes as
- * 0 when the process lies outside our pid namespace (and, from 5.10 on, as
+ * 0 when the process lies outside our pid namespace (and, from 5.5 on, as
  * -1 once it is reaped), then the check that it is still unreaped.
  * Either way an fd that is not a pidfd is EBADF, as in glibc's
  * pidfd_getpid(), and the sentinels need no system call beyond get[tp]id.
@@ -24,7 +24,7 @@ static pid_t getpid_native(int pidfd)
 
 /*
  * The pid is read through a procfs proven ours, and stands only if the
- * process is still unreaped afterwards: before Linux 5.10 the fdinfo kept
+ * process is still unreaped afterwards: on Linux 5.3 and 5.4 the fdinfo kept
  * showing the pid of a reaped process, which may already be another's.
  */
 static pid_t getpid_emulated(int pidfd)

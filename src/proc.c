@@ -491,8 +491,8 @@ int __lpfd_proc_status(const struct __lpfd_proc *p, int pid,
  * fdinfo, EPERM included: the kernel says EPERM only for a process it
  * found, but a seccomp filter or an LSM can say it for any, and taking it
  * as proof let a reused pid's data through. (The fdinfo says -1 for a
- * reaped process only from Linux 5.10 on; before, the signal is the
- * proof.)
+ * reaped process only from Linux 5.5 on, and 5.4.294; before, the signal
+ * is the proof.)
  */
 int __lpfd_proc_unreaped(const struct __lpfd_proc *p, int pidfd)
 {

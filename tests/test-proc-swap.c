@@ -434,7 +434,7 @@ TEST(fork_into_a_new_pid_namespace_keeps_nothing_that_misleads)
 }
 
 /* ------------------------------------------------------------------------
- * Before Linux 5.10 a pidfd's fdinfo kept the pid of a reaped process. The
+ * On Linux 5.3 and 5.4 a pidfd's fdinfo kept the pid of a reaped process. The
  * supervisor answers the worker's read of the fdinfo itself with such a
  * "Pid:" line (the same address space: it writes the worker's buffer),
  * while the pid already belongs to another process.
