@@ -286,7 +286,7 @@ static int floor_reads(int dirfd, const struct row *r, bool rel)
 	int t = r->t;
 
 	if (raw_read(dirfd, rel ? g_fdinfo_rel[t] : g_fdinfo_abs[t], 511) < 0 ||
-	    raw_read(dirfd, rel ? g_status_rel[t] : g_status_abs[t], 1023) < 0)
+	    raw_read(dirfd, rel ? g_status_rel[t] : g_status_abs[t], 511) < 0)
 		return -1;
 	if (r->mask & PIDFD_INFO_CGROUPID) {
 		if (raw_read(dirfd, rel ? g_cgroup_rel[t] : g_cgroup_abs[t],

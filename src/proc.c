@@ -471,10 +471,15 @@ int __lpfd_proc_fdinfo(const struct __lpfd_proc *p, int fd,
 	return 0;
 }
 
+/*
+ * The lines get_info needs (State to Gid) come first and fit in 512 bytes
+ * whatever the task's name (16 bytes, at most 64 escaped); the kernel
+ * builds the whole file either way, but less of it is copied and parsed.
+ */
 int __lpfd_proc_status(const struct __lpfd_proc *p, int pid,
 		       struct __lpfd_status *out)
 {
-	char path[48], buf[1024];
+	char path[48], buf[512];
 	ssize_t n;
 
 	__lpfd_proc_path(path, sizeof(path), "", pid, "/status");
