@@ -105,7 +105,7 @@ COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
 
 .PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
 	static \
-	bench examples install install-check uninstall clean
+	bench bench-uml examples install install-check uninstall clean
 .DEFAULT_GOAL := all
 
 all: lib cli compat examples
@@ -201,6 +201,10 @@ $(O)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
 
 bench: all $(BENCHES)
 	@set -e; for b in $(BENCHES); do echo "# $$b"; $$b $(O); done
+
+# The emulation's table inside Linux 6.1 (user-mode-linux), where it runs.
+bench-uml: all $(O)/bench/bench
+	tests/uml.sh $(O)/bench/bench $(O)
 
 # libFuzzer targets for the /proc parsers (tests/fuzz/fuzz.c, one program
 # per parser), always built with clang. make check runs each for a few

@@ -8,20 +8,29 @@
  * been recycled while /proc was read.
  */
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "pidfd.h"
 
+/*
+ * One procfs instance for the whole run, proven to be our pid namespace's
+ * by the library (the tool may keep a descriptor; the library may not).
+ */
+static const struct lpfd_proc *procfs(void)
+{
+	static struct lpfd_proc p = { .dir = -1 };
+	static int r = 1;
+
+	if (r > 0)
+		r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+	return r == 0 ? &p : NULL;
+}
+
 bool procfs_ours(void)
 {
-	static int ours = -1;
-
-	if (ours < 0)
-		ours = lpfd_proc_is_ours() == 0;
-	return ours;
+	return procfs() != NULL;
 }
 
 bool procfs_stat(pid_t pid, struct lpfd_stat *st)
@@ -29,8 +38,10 @@ bool procfs_stat(pid_t pid, struct lpfd_stat *st)
 	char path[48], buf[2048];
 	ssize_t n;
 
-	lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/stat");
-	n = lpfd_read_file(path, buf, sizeof(buf));
+	if (!procfs())
+		return false;
+	lpfd_proc_path(path, sizeof(path), "", pid, "/stat");
+	n = lpfd_proc_read(procfs(), path, buf, sizeof(buf));
 	return n > 0 && lpfd_parse_stat(buf, (size_t)n, st) == 0;
 }
 
@@ -45,11 +56,13 @@ bool procfs_args(pid_t pid, char *out, size_t size)
 	size_t len = 0;
 	int fd;
 
-	lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cmdline");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!procfs())
+		return false;
+	lpfd_proc_path(path, sizeof(path), "", pid, "/cmdline");
+	fd = lpfd_proc_openat(procfs(), path, O_RDONLY);
 	if (fd < 0)
 		return false;
-	while (lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC) && len < sizeof(buf) &&
+	while (len < sizeof(buf) &&
 	       (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
 		len += (size_t)n;
 	close(fd);
@@ -83,9 +96,9 @@ static const struct cgroup2_mount *cgroup2_mount(void)
 	static bool looked;
 	char chunk[4096];
 
-	if (!looked)
-		lpfd_proc_for_each_line("/proc/self/mountinfo", chunk,
-					  sizeof(chunk), take_cgroup2, &m);
+	if (!looked && procfs())
+		lpfd_proc_for_each_line(procfs(), "self/mountinfo", chunk,
+					sizeof(chunk), take_cgroup2, &m);
 	looked = true;
 	return m.found ? &m : NULL;
 }
@@ -119,8 +132,10 @@ bool procfs_cgroup(pid_t pid, uint64_t id, char *out, size_t size)
 	uint64_t dir_id;
 	ssize_t n;
 
-	lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cgroup");
-	n = lpfd_read_file(path, buf, sizeof(buf));
+	if (!procfs())
+		return false;
+	lpfd_proc_path(path, sizeof(path), "", pid, "/cgroup");
+	n = lpfd_proc_read(procfs(), path, buf, sizeof(buf));
 	if (!m || n <= 0 || lpfd_parse_cgroup(buf, (size_t)n, rel, sizeof(rel)) < 0)
 		return false;
 	rlen = strcmp(m->root, "/") == 0 ? 0 : strlen(m->root);

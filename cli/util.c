@@ -37,7 +37,12 @@ const char *proc_trouble(void)
 {
 	struct statfs sfs;
 
-	if (lpfd_proc_is_ours() != -ENOSYS)
+	struct lpfd_proc p;
+	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+
+	if (r == 0)
+		lpfd_proc_close(&p);
+	if (r != -ENOSYS)
 		return NULL;
 	if (statfs("/proc", &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
 		return "/proc is not mounted (mount -t proc proc /proc)";

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The cgroup2 id of a process, from the path its /proc/<pid>/cgroup names:
  * the path is joined to a cgroup2 mount that holds it, found in
@@ -8,18 +8,29 @@
  * Reading mountinfo is most of the cost (the kernel formats every mount:
  * tens of microseconds, see make bench), so the mount of the last lookup
  * is remembered, and trusted only while everything it depends on is
- * checked to hold, on every use:
- *   - the calling thread's cgroup namespace is the one the mount's root
- *     was read in (/proc shows cgroup paths relative to it);
+ * checked to hold, in the call that uses it, through that call's procfs:
  *   - the mount point still holds a mount with that id whose root is that
- *     cgroup (a mount id is reused once unmounted, a cgroup id never is);
- *   - the joined path resolves within that very mount.
+ *     cgroup. A mount id is reused once unmounted, but the root is named
+ *     by its cgroup id, which is never reused: a recycled mount id passes
+ *     only for a mount of the very same cgroup at the very same place,
+ *     which resolves paths alike;
+ *   - the joined path resolves within that very mount (the handle's mount
+ *     id), not through something mounted below it;
+ *   - the calling thread's cgroup namespace is the one the mount's root
+ *     was read in (/proc shows cgroup paths relative to its root), by the
+ *     namespace's inode number. That number is the one check here that an
+ *     id reused later could pass: a thread that leaves the namespace, which
+ *     then dies, and enters a new one given the same number but rooted
+ *     elsewhere, would be answered through the old root. Nothing cheaper
+ *     than mountinfo names a cgroup namespace's root on these kernels
+ *     (bench/README.md).
  * Otherwise, or when the cache is being written, mountinfo is read as if
  * there were no cache. The cache is a seqlock whose writer never waits: a
  * writer that finds another one at work leaves the cache alone, so there
  * is no lock, no allocation, and nothing a signal handler could deadlock
  * on; it holds no file descriptor and only facts checked on use, so it
- * stays right across fork, unshare and setns (exec starts afresh).
+ * stays right across fork into new pid namespaces (it names no pid),
+ * unshare and setns (exec starts afresh).
  */
 #include <fcntl.h>
 #include <string.h>
@@ -59,6 +70,7 @@ static int join_cgroup_path(char *full, size_t size, const char *root,
 struct cgroup2_mount {
 	uint64_t cgroup_ns; /* inode of the cgroup namespace root was read in */
 	uint64_t root_id;   /* cgroup id of the mount's root */
+	uint64_t mnt_unique; /* its never-reused mount id (Linux 6.12), or 0 */
 	int32_t mnt_id;
 	char root[CACHE_STR]; /* NUL-terminated, as mountinfo shows them */
 	char mnt[CACHE_STR];
@@ -112,10 +124,10 @@ struct lpfd_file_handle {
  * system hands out as its 8-byte file handle; *mnt_id is the mount the
  * path led to.
  */
-static int cgroup_handle(const char *path, uint64_t *id, int *mnt_id)
+static int handle_of(const char *path, uint64_t *id, void *mnt_id, int flags)
 {
 	struct lpfd_file_handle fh = { .handle_bytes = sizeof(fh.f_handle) };
-	int r = lpfd_sys_name_to_handle_at(AT_FDCWD, path, &fh, mnt_id, 0);
+	int r = lpfd_sys_name_to_handle_at(AT_FDCWD, path, &fh, mnt_id, flags);
 
 	if (r < 0)
 		return r;
@@ -125,16 +137,35 @@ static int cgroup_handle(const char *path, uint64_t *id, int *mnt_id)
 	return 0;
 }
 
+static int cgroup_handle(const char *path, uint64_t *id, int *mnt_id)
+{
+	return handle_of(path, id, mnt_id, 0);
+}
+
+/*
+ * The same with the mount's never-reused id, where the kernel gives it
+ * (AT_HANDLE_MNT_ID_UNIQUE, Linux 6.12); -EINVAL before.
+ */
+#ifndef AT_HANDLE_MNT_ID_UNIQUE
+#define AT_HANDLE_MNT_ID_UNIQUE 0x001
+#endif
+
+static int cgroup_handle_unique(const char *path, uint64_t *id,
+				uint64_t *mnt_unique)
+{
+	return handle_of(path, id, mnt_unique, AT_HANDLE_MNT_ID_UNIQUE);
+}
+
 /* The calling thread's cgroup namespace, by the inode /proc names. */
-static int cgroup_ns_of_thread(uint64_t *ino)
+static int cgroup_ns_of_thread(const struct lpfd_proc *proc, uint64_t *ino)
 {
 	char link[48];
 	const char *p = link + 8, *end;
 	long long v;
 	ssize_t n;
 
-	n = lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self/ns/cgroup",
-				  link, sizeof(link));
+	n = lpfd_proc_readlink(proc, "thread-self/ns/cgroup", link,
+				 sizeof(link));
 	if (n < 0)
 		return (int)n;
 	end = link + n;
@@ -213,6 +244,15 @@ static int cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id)
 		return -ENOENT;
 	if (join_cgroup_path(full, sizeof(full), m.root, m.mnt, path) < 0)
 		return -ENOENT;
+	/* The very mount remembered (its id never reused): its root is too. */
+	if (m.mnt_unique) {
+		uint64_t unique;
+
+		if (cgroup_handle_unique(full, id, &unique) < 0 ||
+		    unique != m.mnt_unique)
+			return -ENOENT;
+		return 0;
+	}
 	if (cgroup_handle(m.mnt, &root_id, &mnt_id) < 0 ||
 	    mnt_id != m.mnt_id || root_id != m.root_id)
 		return -ENOENT;
@@ -224,12 +264,18 @@ static int cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id)
 /* Remember the mount a lookup went through, if its root checks out. */
 static void remember(struct cgroup_lookup *l, uint64_t cgroup_ns)
 {
+	uint64_t root_id;
 	int mnt_id;
 
 	if (!l->cacheable ||
 	    cgroup_handle(l->m.mnt, &l->m.root_id, &mnt_id) < 0 ||
 	    mnt_id != l->mnt_id)
 		return;
+	/* Still the same root, now named by a mount id that is never reused. */
+	if (cgroup_handle_unique(l->m.mnt, &root_id, &l->m.mnt_unique) < 0 ||
+	    root_id != l->m.root_id || cgroup_handle(l->m.mnt, &root_id, &mnt_id) < 0 ||
+	    mnt_id != l->mnt_id)
+		l->m.mnt_unique = 0;
 	l->m.cgroup_ns = cgroup_ns;
 	l->m.mnt_id = l->mnt_id;
 	cache_store(&l->m);
@@ -241,28 +287,29 @@ static void remember(struct cgroup_lookup *l, uint64_t cgroup_ns)
  * come from the very mount the path was built from, or the path led
  * elsewhere.
  */
-int lpfd_read_cgroupid(const char *path, uint64_t *id)
+int lpfd_read_cgroupid(const struct lpfd_proc *p, const char *path,
+			 uint64_t *id)
 {
 	char buf[LPFD_PATH_MAX + 64], chunk[4096];
-	struct cgroup_lookup l = { .mnt_id = -1 };
+	struct cgroup_lookup l = { .mnt_id = -1, .m.mnt_unique = 0 };
 	uint64_t cgroup_ns = 0;
 	bool ns_known;
 	int mnt_id, r;
 	ssize_t n;
 
-	n = lpfd_read_file(path, buf, sizeof(buf));
+	n = lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
 	r = lpfd_parse_cgroup(buf, (size_t)n, buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	/* Only this thread changes its cgroup namespace: asking now is enough. */
-	ns_known = cgroup_ns_of_thread(&cgroup_ns) == 0;
+	ns_known = cgroup_ns_of_thread(p, &cgroup_ns) == 0;
 	if (ns_known && cgroupid_cached(buf, cgroup_ns, id) == 0)
 		return 0;
 	l.path = buf;
-	r = lpfd_proc_for_each_line("/proc/self/mountinfo", chunk, sizeof(chunk),
-			  match_cgroup2_mount, &l);
+	r = lpfd_proc_for_each_line(p, "self/mountinfo", chunk, sizeof(chunk),
+				      match_cgroup2_mount, &l);
 	if (r < 0)
 		return r;
 	if (r == 0)

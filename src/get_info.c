@@ -118,6 +118,18 @@ static int newest_errno(int pidfd, int err)
 #define SYSCALL_FRAME inline __attribute__((always_inline))
 
 /*
+ * The request, read as the kernel reads it: -EFAULT where it cannot be.
+ * The struct may sit at any address, as the kernel takes it.
+ */
+static int read_request(const struct pidfd_info *info, uint64_t *req)
+{
+	if (lpfd_user_readable(info, sizeof(*req)) < 0)
+		return -EFAULT;
+	memcpy(req, info, sizeof(*req));
+	return 0;
+}
+
+/*
  * The kernel path on a real pidfd; size is valid. Kernels before 6.19
  * overwrite the mask without keeping PIDFD_INFO_SUPPORTED_MASK, which the
  * library then answers itself: the request is read first, where it can be
@@ -131,8 +143,8 @@ static SYSCALL_FRAME int get_info_native_fd(int pidfd, struct pidfd_info *info,
 	int r;
 
 	lpfd_kernel_info(&k);
-	if (!k.supported && lpfd_user_readable(&info->mask, sizeof(info->mask)) == 0)
-		req = info->mask;
+	if (!k.supported && read_request(info, &req) < 0)
+		req = 0;
 	r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
 	if (r < 0)
 		return newest_errno(pidfd, r);
@@ -191,13 +203,19 @@ static void emulate_coredump(struct pidfd_info *k, bool own_process)
  * A cgroup that cannot be resolved leaves the bit clear; running out of
  * descriptors or memory on the way is an error, not a missing cgroup.
  */
-static int emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
+static int cgroup_error(int r)
+{
+	return r == -EMFILE || r == -ENFILE || r == -ENOMEM ? r : 0;
+}
+
+static int emulate_cgroupid(const struct lpfd_proc *p, struct pidfd_info *k,
+			    const char *cgroup_file)
 {
 	uint64_t id;
-	int r = lpfd_read_cgroupid(cgroup_file, &id);
+	int r = lpfd_read_cgroupid(p, cgroup_file, &id);
 
-	if (r == -EMFILE || r == -ENFILE || r == -ENOMEM)
-		return r;
+	if (r < 0)
+		return cgroup_error(r);
 	if (r == 0) {
 		k->cgroupid = id;
 		k->mask |= PIDFD_INFO_CGROUPID;
@@ -206,10 +224,12 @@ static int emulate_cgroupid(struct pidfd_info *k, const char *cgroup_file)
 }
 
 /* The caller itself: every id and credential comes from a system call. */
-static int info_emulated_self(const struct lpfd_route *t, uint64_t req,
+static int get_info_self(const struct lpfd_route *t, uint64_t req,
 			      struct pidfd_info *k)
 {
 	unsigned int id[3];
+	struct lpfd_proc p;
+	int r;
 
 	k->tgid = (uint32_t)lpfd_sys_getpid();
 	k->pid = t->kind == LPFD_ROUTE_SELF_THREAD ?
@@ -224,18 +244,24 @@ static int info_emulated_self(const struct lpfd_route *t, uint64_t req,
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, true);
-	if (req & PIDFD_INFO_CGROUPID)
-		return emulate_cgroupid(k, t->kind == LPFD_ROUTE_SELF_THREAD ?
-			"/proc/thread-self/cgroup" : "/proc/self/cgroup");
-	return 0;
+	if (!(req & PIDFD_INFO_CGROUPID))
+		return 0;
+	/* The caller's own cgroup file: any procfs names it alike. */
+	r = lpfd_proc_open(&p, LPFD_PROC_ANY);
+	if (r < 0)
+		return cgroup_error(r);
+	r = emulate_cgroupid(&p, k, t->kind == LPFD_ROUTE_SELF_THREAD ?
+			     "thread-self/cgroup" : "self/cgroup");
+	lpfd_proc_close(&p);
+	return r;
 }
 
 /*
  * Another process, through /proc. The emulation resolves the cgroup id
  * (three more /proc reads) only when asked for it.
  */
-static int info_emulated_fd(int pidfd, int pid, uint64_t req,
-			    struct pidfd_info *k)
+static int get_info_emulated_fd(const struct lpfd_proc *p, int pidfd, int pid,
+			    uint64_t req, struct pidfd_info *k)
 {
 	struct lpfd_status st;
 	char path[48];
@@ -245,12 +271,9 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 		return -EREMOTE;
 	if (pid < 0)
 		return -ESRCH; /* reaped: only the kernel kept the exit status */
-	r = lpfd_proc_is_ours();
-	if (r < 0)
-		return r;
-	r = lpfd_read_status(pid, &st);
+	r = lpfd_proc_status(p, pid, &st);
 	if (r == -ESRCH)
-		return lpfd_proc_missing_errno(pidfd);
+		return lpfd_proc_missing_errno(p, pidfd);
 	if (r < 0)
 		return r;
 	if ((st.have & LPFD_ST_ALL) != LPFD_ST_ALL || st.pid != pid ||
@@ -265,14 +288,14 @@ static int info_emulated_fd(int pidfd, int pid, uint64_t req,
 	k->sgid = st.gid[2], k->fsgid = st.gid[3];
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_CGROUPID) {
-		lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/cgroup");
-		r = emulate_cgroupid(k, path);
+		lpfd_proc_path(path, sizeof(path), "", pid, "/cgroup");
+		r = emulate_cgroupid(p, k, path);
 		if (r < 0)
 			return r;
 	}
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, st.tgid == lpfd_sys_getpid());
-	r = lpfd_pidfd_unreaped(pidfd);
+	r = lpfd_proc_unreaped(p, pidfd);
 	if (r < 0)
 		return r;
 	return r ? 0 : -ESRCH;
@@ -295,15 +318,38 @@ static int copy_out(struct pidfd_info *info, size_t size,
 }
 
 /*
+ * Another process. /proc is opened, and proven ours, before the fdinfo is
+ * read; the kernel judges the fd before the struct.
+ */
+static int get_info_emulated_pidfd(int pidfd, const struct pidfd_info *info,
+				   uint64_t *req, struct pidfd_info *k)
+{
+	struct lpfd_proc p;
+	struct lpfd_fdinfo fi;
+	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return lpfd_proc_fd_errno(pidfd, r);
+	r = lpfd_proc_fdinfo(&p, pidfd, &fi);
+	if (r == 0 && !fi.is_pidfd)
+		r = lpfd_not_pidfd_errno(pidfd, &fi);
+	if (r == 0)
+		r = read_request(info, req);
+	if (r == 0)
+		r = get_info_emulated_fd(&p, pidfd, fi.pid, *req, k);
+	lpfd_proc_close(&p);
+	return r;
+}
+
+/*
  * The kernel reads the request first (EFAULT) and writes the answer last.
  * On oneself nothing can fail in between, so one look at the whole struct,
  * writable, comes first.
  */
-static int info_emulated(const struct lpfd_route *t, struct pidfd_info *info,
-			 size_t size)
+static int get_info_emulated(const struct lpfd_route *t,
+			     struct pidfd_info *info, size_t size)
 {
 	struct pidfd_info k = { 0 };
-	struct lpfd_fdinfo fi;
 	uint64_t req;
 	int r;
 
@@ -312,18 +358,10 @@ static int info_emulated(const struct lpfd_route *t, struct pidfd_info *info,
 	if (lpfd_route_is_self(t)) {
 		if (lpfd_user_writable(info, size) < 0)
 			return -EFAULT;
-		req = info->mask;
-		r = info_emulated_self(t, req, &k);
+		memcpy(&req, info, sizeof(req));
+		r = get_info_self(t, req, &k);
 	} else {
-		r = lpfd_read_fdinfo(t->fd, &fi);
-		if (r < 0)
-			return r;
-		if (!fi.is_pidfd)
-			return lpfd_not_pidfd_errno(t->fd, &fi);
-		if (lpfd_user_readable(&info->mask, sizeof(info->mask)) < 0)
-			return -EFAULT;
-		req = info->mask;
-		r = info_emulated_fd(t->fd, fi.pid, req, &k);
+		r = get_info_emulated_pidfd(t->fd, info, &req, &k);
 	}
 	if (r < 0)
 		return r;
@@ -391,7 +429,7 @@ static SYSCALL_FRAME int do_get_info(int pidfd, struct pidfd_info *info,
 		return r;
 	if (r)
 		return get_info_native(&t, info, size);
-	return info_emulated(&t, info, size);
+	return get_info_emulated(&t, info, size);
 }
 
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size)

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libpidfd_get_namespace(): the PIDFD_GET_*_NAMESPACE ioctls (6.11) on
  * every kernel, and on the sentinels, which no kernel takes in ioctl().
@@ -58,40 +58,22 @@ static const struct ns_desc *ns_of_cmd(unsigned int cmd)
 	return &ns_table[nr];
 }
 
-/* "<dir>/ns/<name>" into buf. */
+/* "<dir>/ns/<name>" into buf, relative to /proc. */
 static void ns_path(char *buf, size_t size, const char *dir, const char *name)
 {
-	size_t o = 0;
-
-	for (const char *p = dir; *p && o + 1 < size; p++)
-		buf[o++] = *p;
-	for (const char *p = "/ns/"; *p && o + 1 < size; p++)
-		buf[o++] = *p;
-	for (const char *p = name; *p && o + 1 < size; p++)
-		buf[o++] = *p;
-	buf[o] = '\0';
+	lpfd_proc_join(buf, size, dir, "/ns/", name);
 }
 
 /*
- * Without /proc the emulation cannot answer; nor with another file system
- * in its place (under user-mode-linux, with /proc unmounted, hostfs shows
- * the host's).
+ * A procfs in which the calling thread is not visible (a child pid
+ * namespace's) has no thread-self: the emulation cannot answer there.
  */
-static bool proc_missing(void)
+static bool proc_blind_to_us(const struct lpfd_proc *p)
 {
 	char link[32];
-	int fd;
-	bool ours;
 
-	if (lpfd_sys_readlinkat(AT_FDCWD, "/proc/thread-self", link,
-				  sizeof(link)) == -ENOENT)
-		return true;
-	fd = lpfd_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_CLOEXEC | O_DIRECTORY);
-	if (fd < 0)
-		return true;
-	ours = lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC);
-	lpfd_sys_close(fd);
-	return !ours;
+	return lpfd_proc_readlink(p, "thread-self", link, sizeof(link)) ==
+	       -ENOENT;
 }
 
 /*
@@ -100,15 +82,15 @@ static bool proc_missing(void)
  * /proc keeps its user and pid namespaces until it is reaped. The mount
  * namespace, which every task has until then, tells.
  */
-static int has_namespaces(const char *dir)
+static int has_namespaces(const struct lpfd_proc *p, const char *dir)
 {
 	char path[64], link[64];
 	ssize_t r;
 
 	ns_path(path, sizeof(path), dir, "mnt");
-	r = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
+	r = lpfd_proc_readlink(p, path, link, sizeof(link));
 	if (r == -ENOENT)
-		return proc_missing() ? -ENOSYS : -ESRCH;
+		return proc_blind_to_us(p) ? -ENOSYS : -ESRCH;
 	return r < 0 ? (int)r : 0;
 }
 
@@ -117,18 +99,17 @@ static int has_namespaces(const char *dir)
  * dropped its namespaces) or, after that check, EOPNOTSUPP (a type this
  * kernel was built without, which the calling thread lacks too).
  */
-static int missing_ns_errno(const char *dir, const char *name)
+static int missing_ns_errno(const struct lpfd_proc *p, const char *dir,
+			    const char *name)
 {
 	char path[64], link[64];
 	int r;
 
-	if (proc_missing())
-		return -ENOSYS;
-	r = has_namespaces(dir);
+	r = has_namespaces(p, dir);
 	if (r < 0)
 		return r;
-	ns_path(path, sizeof(path), "/proc/thread-self", name);
-	if (lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) == -ENOENT)
+	ns_path(path, sizeof(path), "thread-self", name);
+	if (lpfd_proc_readlink(p, path, link, sizeof(link)) == -ENOENT)
 		return -EOPNOTSUPP;
 	return -ESRCH;
 }
@@ -137,20 +118,21 @@ static int missing_ns_errno(const char *dir, const char *name)
  * Open a namespace of the task whose /proc directory is dir; may_be_dead
  * unless it is the calling thread.
  */
-static int open_ns(const char *dir, const struct ns_desc *ns, bool may_be_dead)
+static int open_ns(const struct lpfd_proc *p, const char *dir,
+		   const struct ns_desc *ns, bool may_be_dead)
 {
 	char path[64];
 	int fd, r;
 
 	if (ns->own_lifetime && may_be_dead) {
-		r = has_namespaces(dir);
+		r = has_namespaces(p, dir);
 		if (r < 0)
 			return r;
 	}
 	ns_path(path, sizeof(path), dir, ns->name);
-	fd = lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	fd = lpfd_proc_openat(p, path, O_RDONLY);
 	if (fd == -ENOENT)
-		return missing_ns_errno(dir, ns->name);
+		return missing_ns_errno(p, dir, ns->name);
 	/* A namespace, not a file a /proc look-alike put there. */
 	if (fd >= 0 && !lpfd_fd_on_fs(fd, NSFS_MAGIC)) {
 		lpfd_sys_close(fd);
@@ -171,70 +153,90 @@ static int ns_self_by_pidfd(const struct lpfd_route *t, unsigned int cmd)
 	return r;
 }
 
-static int ns_self(const struct lpfd_route *t, unsigned int cmd,
-		   const struct ns_desc *ns)
+/*
+ * The calling thread's own namespace links name the same namespaces in
+ * every procfs that shows the thread at all: any procfs will do.
+ */
+static int ns_self_by_proc(const struct lpfd_route *t,
+			   const struct ns_desc *ns)
 {
 	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
-	int fd = open_ns(thread ? "/proc/thread-self" : "/proc/self", ns, !thread);
+	struct lpfd_proc p;
+	int fd = lpfd_proc_open(&p, LPFD_PROC_ANY);
+
+	if (fd < 0)
+		return fd;
+	fd = open_ns(&p, thread ? "thread-self" : "self", ns, !thread);
+	lpfd_proc_close(&p);
+	return fd;
+}
+
+static int get_namespace_self(const struct lpfd_route *t, unsigned int cmd,
+		   const struct ns_desc *ns)
+{
+	int fd = ns_self_by_proc(t, ns);
+	int r;
 
 	if (fd >= 0 || fd == -EACCES)
 		return fd;
 	/* No /proc, or an error the kernel may word otherwise: ask it. */
-	if (lpfd_native(LPFD_FEAT_NS_IOCTLS) <= 0)
-		return fd;
+	r = lpfd_native(LPFD_FEAT_NS_IOCTLS);
+	if (r <= 0)
+		return r < 0 ? r : fd;
 	return ns_self_by_pidfd(t, cmd);
 }
 
 /*
- * ESRCH from open_ns() means that the task has no namespaces left (its ns
- * directory is still there) or that nothing in its /proc directory can be
- * found: it is gone, or, while unreaped, /proc hides it from us
- * (hidepid=2). A directory is no link: readlink() finds it (EINVAL) or not.
+ * The namespace of the process whose pid the fdinfo gave, standing only if
+ * the process is still unreaped after the open. ESRCH from open_ns() means
+ * that the task has no namespaces left (its ns directory is still there)
+ * or that nothing in its /proc directory can be found: it is gone, or,
+ * while unreaped, /proc hides it from us (hidepid=2).
  */
-static bool proc_dir_hidden_or_gone(const char *dir)
+static int ns_of_pid(const struct lpfd_proc *p, int pidfd, int pid,
+		     const struct ns_desc *ns)
 {
-	char path[64], link[8];
-
-	ns_path(path, sizeof(path), dir, "");
-	return lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link)) ==
-	       -ENOENT;
-}
-
-/* Another process, by the pid its pidfd's fdinfo gives. */
-static int ns_emulated_fd(int pidfd, const struct ns_desc *ns)
-{
-	struct lpfd_fdinfo fi;
-	char dir[32];
+	char dir[24];
 	int fd, r;
 
-	r = lpfd_read_fdinfo(pidfd, &fi);
-	if (r < 0)
-		return r;
-	if (!fi.is_pidfd)
-		return lpfd_not_pidfd_errno(pidfd, &fi);
-	if (fi.pid < 0)
-		return -ESRCH;
-	if (fi.pid == 0)
-		return -EREMOTE; /* no /proc entry to open from here */
-	r = lpfd_proc_is_ours();
-	if (r < 0)
-		return r;
-	lpfd_proc_path(dir, sizeof(dir), "/proc/", fi.pid, "");
-	fd = open_ns(dir, ns, true);
+	lpfd_proc_path(dir, sizeof(dir), "", pid, "");
+	fd = open_ns(p, dir, ns, true);
 	/*
 	 * EACCES is the ptrace check's, or /proc's for a link whose task was
 	 * reaped during the look-up (proc_ns_get_link() finds no task): the
 	 * pidfd tells which, as for a directory hidden or gone.
 	 */
-	if (fd == -EACCES || (fd == -ESRCH && proc_dir_hidden_or_gone(dir)))
-		return lpfd_proc_missing_errno(pidfd);
+	if (fd == -EACCES || (fd == -ESRCH && lpfd_proc_dir_gone(p, dir, "/ns/")))
+		return lpfd_proc_missing_errno(p, pidfd);
 	if (fd < 0)
 		return fd;
-	r = lpfd_pidfd_unreaped(pidfd);
+	r = lpfd_proc_unreaped(p, pidfd);
 	if (r > 0)
 		return fd;
 	lpfd_sys_close(fd);
 	return r < 0 ? r : -ESRCH;
+}
+
+/* Another process, by the pid its pidfd's fdinfo gives. */
+static int get_namespace_emulated(int pidfd, const struct ns_desc *ns)
+{
+	struct lpfd_fdinfo fi;
+	struct lpfd_proc p;
+	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return lpfd_proc_fd_errno(pidfd, r);
+	r = lpfd_proc_fdinfo(&p, pidfd, &fi);
+	if (r == 0 && !fi.is_pidfd)
+		r = lpfd_not_pidfd_errno(pidfd, &fi);
+	else if (r == 0 && fi.pid < 0)
+		r = -ESRCH;
+	else if (r == 0 && fi.pid == 0)
+		r = -EREMOTE; /* no /proc entry to open from here */
+	else if (r == 0)
+		r = ns_of_pid(&p, pidfd, fi.pid, ns);
+	lpfd_proc_close(&p);
+	return r;
 }
 
 /* Not a namespace command: after the kernel's EBADF for a closed fd, ENOTTY. */
@@ -246,7 +248,7 @@ static int unknown_cmd(const struct lpfd_route *t)
 	return -ENOTTY;
 }
 
-static int get_namespace(int pidfd, unsigned int cmd)
+static int do_get_namespace(int pidfd, unsigned int cmd)
 {
 	const struct ns_desc *ns = ns_of_cmd(cmd);
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
@@ -255,7 +257,7 @@ static int get_namespace(int pidfd, unsigned int cmd)
 	if (!ns)
 		return unknown_cmd(&t);
 	if (lpfd_route_is_self(&t))
-		return ns_self(&t, cmd, ns);
+		return get_namespace_self(&t, cmd, ns);
 	if (t.kind == LPFD_ROUTE_BAD)
 		return -EBADF;
 	r = lpfd_native(LPFD_FEAT_NS_IOCTLS);
@@ -263,7 +265,7 @@ static int get_namespace(int pidfd, unsigned int cmd)
 		return r;
 	if (r)
 		return lpfd_sys_ioctl(t.fd, cmd, NULL);
-	return ns_emulated_fd(t.fd, ns);
+	return get_namespace_emulated(t.fd, ns);
 }
 
 LIBPIDFD_API int libpidfd_get_namespace(int pidfd, unsigned long ioctl_cmd)
@@ -271,5 +273,5 @@ LIBPIDFD_API int libpidfd_get_namespace(int pidfd, unsigned long ioctl_cmd)
 	int saved = errno;
 
 	return (int)lpfd_return(saved,
-				  get_namespace(pidfd, (unsigned int)ioctl_cmd));
+				  do_get_namespace(pidfd, (unsigned int)ioctl_cmd));
 }

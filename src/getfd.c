@@ -21,16 +21,16 @@ static int getfd_self_thread(int targetfd)
 	return lpfd_sys_fcntl(targetfd, F_DUPFD_CLOEXEC, 0);
 }
 
-/* The flags of a descriptor, as a /proc/<pid>/fdinfo file shows them. */
-static int fdinfo_flags(pid_t pid, int fd, unsigned int *flags)
+/* The flags of fd in the leader's table, as /proc/self/fdinfo shows them. */
+static int leader_fd_flags(const struct lpfd_proc *p, int fd,
+			   unsigned int *flags)
 {
 	struct lpfd_fdinfo fi;
-	char dir[40], path[64], buf[512];
+	char path[40], buf[512];
 	ssize_t n;
 
-	lpfd_proc_path(dir, sizeof(dir), "/proc/", pid, "/fdinfo/");
-	lpfd_proc_path(path, sizeof(path), dir, fd, "");
-	n = lpfd_read_file(path, buf, sizeof(buf));
+	lpfd_proc_path(path, sizeof(path), "self/fdinfo/", fd, "");
+	n = lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	(void)lpfd_parse_fdinfo(buf, (size_t)n, &fi);
@@ -45,16 +45,21 @@ static int fdinfo_flags(pid_t pid, int fd, unsigned int *flags)
  * (the default seccomp profile of container runtimes) or missing
  * (user-mode-linux), this tells a shared table without it.
  */
-static bool leader_sees(int fd, pid_t tgid)
+static bool leader_sees(int fd)
 {
 	unsigned int before, after;
-	bool followed;
+	struct lpfd_proc p;
+	bool followed = false;
 
-	if (fdinfo_flags(tgid, fd, &before) < 0 || !(before & O_CLOEXEC) ||
-	    lpfd_sys_fcntl(fd, F_SETFD, 0) < 0)
+	if (lpfd_proc_open(&p, LPFD_PROC_ANY) < 0)
 		return false;
-	followed = fdinfo_flags(tgid, fd, &after) == 0 && !(after & O_CLOEXEC);
-	lpfd_sys_fcntl(fd, F_SETFD, FD_CLOEXEC);
+	if (leader_fd_flags(&p, fd, &before) == 0 && (before & O_CLOEXEC) &&
+	    lpfd_sys_fcntl(fd, F_SETFD, 0) == 0) {
+		followed = leader_fd_flags(&p, fd, &after) == 0 &&
+			   !(after & O_CLOEXEC);
+		lpfd_sys_fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	lpfd_proc_close(&p);
 	return followed;
 }
 
@@ -65,7 +70,7 @@ static bool shares_leader_files(pid_t tgid, pid_t tid, int fd)
 
 	if (r >= 0)
 		return r == 0;
-	return leader_sees(fd, tgid);
+	return leader_sees(fd);
 }
 
 /*

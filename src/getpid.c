@@ -3,11 +3,11 @@
  * libpidfd_getpid(): the pid a pidfd names, in the caller's pid namespace.
  *
  * Native: PIDFD_GET_INFO, which checks the namespace itself. Emulated: the
- * "Pid:" line of /proc/self/fdinfo/<fd>, which the kernel writes as -1 once
- * the process is reaped and 0 when it lies outside our pid namespace.
- * Either way an fd that is not a pidfd is EBADF, whatever the file itself
- * answers, as in glibc's pidfd_getpid(), and the sentinels need no system
- * call beyond get[tp]id.
+ * "Pid:" line of /proc/thread-self/fdinfo/<fd>, which the kernel writes as
+ * 0 when the process lies outside our pid namespace (and, from 5.5 on, as
+ * -1 once it is reaped), then the check that it is still unreaped.
+ * Either way an fd that is not a pidfd is EBADF, as in glibc's
+ * pidfd_getpid(), and the sentinels need no system call beyond get[tp]id.
  */
 #include "internal.h"
 #include "syscall.h"
@@ -22,21 +22,32 @@ static pid_t getpid_native(int pidfd)
 	return (pid_t)info.pid;
 }
 
+/*
+ * The pid is read through a procfs proven ours, and stands only if the
+ * process is still unreaped afterwards: on Linux 5.3 and 5.4 the fdinfo kept
+ * showing the pid of a reaped process, which may already be another's.
+ */
 static pid_t getpid_emulated(int pidfd)
 {
+	struct lpfd_proc p;
 	struct lpfd_fdinfo fi;
-	int r = lpfd_read_fdinfo(pidfd, &fi);
+	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
 
 	if (r < 0)
-		return r;
-	if (!fi.is_pidfd)
-		return -EBADF;
-	r = lpfd_proc_is_ours();
+		return lpfd_proc_fd_errno(pidfd, r);
+	r = lpfd_proc_fdinfo(&p, pidfd, &fi);
+	if (r == 0 && !fi.is_pidfd)
+		r = -EBADF;
+	else if (r == 0 && fi.pid == 0)
+		r = -EREMOTE;
+	else if (r == 0 && fi.pid < 0)
+		r = -ESRCH;
+	else if (r == 0)
+		r = lpfd_proc_unreaped(&p, pidfd);
+	lpfd_proc_close(&p);
 	if (r < 0)
 		return r;
-	if (fi.pid == 0)
-		return -EREMOTE;
-	return fi.pid < 0 ? -ESRCH : fi.pid;
+	return r ? fi.pid : -ESRCH;
 }
 
 static pid_t do_getpid(int pidfd)

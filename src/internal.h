@@ -205,42 +205,78 @@ ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
 
 /* Whether fd is on a file system of this magic (PROC_SUPER_MAGIC, ...). */
 bool lpfd_fd_on_fs(int fd, unsigned long magic);
-/* Read a whole small file into buf (NUL-terminated), returning its length. */
-ssize_t lpfd_read_file(const char *path, char *buf, size_t size);
-/* Format "/proc/<pid>/<name>" or "/proc/thread-self/fdinfo/<fd>" into buf. */
+/* Format "<pre><n><post>" (a /proc path) into buf. */
 void lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 		      const char *post);
-int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out);
-int lpfd_read_status(int pid, struct lpfd_status *out);
+/* Join "<dir><sub><name>" (a /proc path) into buf. */
+void lpfd_proc_join(char *buf, size_t size, const char *dir,
+		      const char *sub, const char *name);
+
+/*
+ * One procfs instance for one call: every /proc read of the call goes
+ * through dir (an O_PATH descriptor on /proc, checked once to be procfs),
+ * with paths relative to it ("self/status", "<pid>/cgroup", ...). It is
+ * opened and closed within the call; nothing of it is kept.
+ */
+struct lpfd_proc {
+	int dir;
+};
+enum lpfd_proc_need {
+	LPFD_PROC_ANY,      /* only the caller's own files: any procfs will do */
+	LPFD_PROC_OUR_PIDS, /* pids are read: proven of our pid namespace first */
+};
+/*
+ * 0 and an open instance; -ENOSYS if /proc is missing, not procfs, or
+ * (LPFD_PROC_OUR_PIDS) another pid namespace's; or another -errno
+ * (EMFILE, say) if that could not be found out.
+ */
+int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need);
+void lpfd_proc_close(struct lpfd_proc *p);
+int lpfd_proc_openat(const struct lpfd_proc *p, const char *path,
+		       int flags);
+ssize_t lpfd_proc_readlink(const struct lpfd_proc *p, const char *path,
+			     char *buf, size_t size);
+/* Whether nothing can be found in dir + sub ("<pid>", "/ns/"): gone or hidden. */
+bool lpfd_proc_dir_gone(const struct lpfd_proc *p, const char *dir,
+			  const char *sub);
+/* Read a whole small file into buf (NUL-terminated), returning its length. */
+ssize_t lpfd_proc_read(const struct lpfd_proc *p, const char *path,
+			 char *buf, size_t size);
 /*
  * Call fn on each whole line (newline dropped, editable in place) of a
  * procfs file of any length, read in chunks of size; a line longer than
  * the chunk is skipped. fn returns 0 to go on, anything else to stop the
  * reading with that value, which is returned.
  */
-int lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
+int lpfd_proc_for_each_line(const struct lpfd_proc *p, const char *path,
+			      char *buf, size_t size,
 			      int (*fn)(char *line, size_t len, void *ctx),
 			      void *ctx);
-/* The cgroup2 id of the path a /proc/.../cgroup file names, or -errno. */
-int lpfd_read_cgroupid(const char *cgroup_file, uint64_t *id);
-/*
- * 0 if /proc belongs to the caller's pid namespace; -ENOSYS if it is
- * missing or another namespace's, where the emulation cannot answer; or
- * another -errno (EMFILE, say) if it could not be found out.
- */
-int lpfd_proc_is_ours(void);
-
+/* For a file of fd found missing (ENOENT) or /proc unusable (ENOSYS): EBADF if fd is closed. */
+int lpfd_proc_fd_errno(int fd, int err);
+int lpfd_proc_fdinfo(const struct lpfd_proc *p, int fd,
+		       struct lpfd_fdinfo *out);
+int lpfd_proc_status(const struct lpfd_proc *p, int pid,
+		       struct lpfd_status *out);
 /*
  * The emulated "is the process behind this pidfd still unreaped?" check
  * that ends every /proc-based answer: 1 yes, 0 reaped, -errno.
  */
-int lpfd_pidfd_unreaped(int pidfd);
+int lpfd_proc_unreaped(const struct lpfd_proc *p, int pidfd);
 /*
  * The errno for a /proc/<pid> entry found missing for a pidfd's process:
  * -ESRCH once it is reaped, -EACCES while it is not (/proc hides it from
  * us: hidepid=2), or -errno of the check.
  */
-int lpfd_proc_missing_errno(int pidfd);
+int lpfd_proc_missing_errno(const struct lpfd_proc *p, int pidfd);
+/* The cgroup2 id of the path a /proc cgroup file ("<pid>/cgroup") names. */
+int lpfd_read_cgroupid(const struct lpfd_proc *p, const char *cgroup_file,
+			 uint64_t *id);
+
+/* One question each, through a procfs instance of its own (tests, shim). */
+int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out);
+int lpfd_read_status(int pid, struct lpfd_status *out);
+int lpfd_pidfd_unreaped(int pidfd);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);

@@ -24,12 +24,17 @@ static bool next_line(const char **p, const char *end, const char **line,
 	return true;
 }
 
-/* If the line starts with key, point *v just past it and any blanks. */
-static bool line_value(const char *line, size_t len, const char *key,
-		       const char **v)
-{
-	size_t klen = strlen(key);
+/*
+ * If the line starts with key, point *v just past it and any blanks. A
+ * macro over a string literal, so that the key's length is a constant and
+ * the compare a few instructions: status is parsed on every emulated call.
+ */
+#define line_value(line, len, key, v)                                          \
+	line_value_n(line, len, "" key, sizeof(key) - 1, v)
 
+static inline bool line_value_n(const char *line, size_t len, const char *key,
+				size_t klen, const char **v)
+{
 	if (len < klen || memcmp(line, key, klen) != 0)
 		return false;
 	*v = line + klen;
@@ -153,46 +158,61 @@ static void nspid(const char *v, const char *le, struct lpfd_status *out)
 	out->have |= LPFD_ST_NSPID;
 }
 
-int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out)
+/* One line of a status file; only the lines get_info needs are looked at. */
+static void status_line(const char *line, size_t n, struct lpfd_status *out)
 {
-	const char *p = buf, *end = buf + len, *line, *v;
-	size_t n;
+	const char *le = line + n, *v;
 	long long x;
 
-	memset(out, 0, sizeof(*out));
-	while (next_line(&p, end, &line, &n)) {
-		const char *le = line + n;
-
-		if (line_value(line, n, "State:", &v)) {
-			if (v < le) {
-				out->state = *v;
-				out->have |= LPFD_ST_STATE;
-			}
-		} else if (line_value(line, n, "Tgid:", &v)) {
-			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
-				out->tgid = (int)x;
-				out->have |= LPFD_ST_TGID;
-			}
-		} else if (line_value(line, n, "Pid:", &v)) {
+	switch (n ? line[0] : 0) {
+	case 'S':
+		if (line_value(line, n, "State:", &v) && v < le) {
+			out->state = *v;
+			out->have |= LPFD_ST_STATE;
+		}
+		break;
+	case 'T':
+		if (line_value(line, n, "Tgid:", &v) &&
+		    field_int(&v, le, 0, 0x7fffffff, &x)) {
+			out->tgid = (int)x;
+			out->have |= LPFD_ST_TGID;
+		}
+		break;
+	case 'P':
+		if (line_value(line, n, "Pid:", &v)) {
 			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
 				out->pid = (int)x;
 				out->have |= LPFD_ST_PID;
 			}
-		} else if (line_value(line, n, "PPid:", &v)) {
-			if (field_int(&v, le, 0, 0x7fffffff, &x)) {
-				out->ppid = (int)x;
-				out->have |= LPFD_ST_PPID;
-			}
-		} else if (line_value(line, n, "NSpid:", &v)) {
-			nspid(v, le, out);
-		} else if (line_value(line, n, "Uid:", &v)) {
-			if (four_ids(v, le, out->uid))
-				out->have |= LPFD_ST_UID;
-		} else if (line_value(line, n, "Gid:", &v)) {
-			if (four_ids(v, le, out->gid))
-				out->have |= LPFD_ST_GID;
+		} else if (line_value(line, n, "PPid:", &v) &&
+			   field_int(&v, le, 0, 0x7fffffff, &x)) {
+			out->ppid = (int)x;
+			out->have |= LPFD_ST_PPID;
 		}
+		break;
+	case 'N':
+		if (line_value(line, n, "NSpid:", &v))
+			nspid(v, le, out);
+		break;
+	case 'U':
+		if (line_value(line, n, "Uid:", &v) && four_ids(v, le, out->uid))
+			out->have |= LPFD_ST_UID;
+		break;
+	case 'G':
+		if (line_value(line, n, "Gid:", &v) && four_ids(v, le, out->gid))
+			out->have |= LPFD_ST_GID;
+		break;
 	}
+}
+
+int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out)
+{
+	const char *p = buf, *end = buf + len, *line;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&p, end, &line, &n))
+		status_line(line, n, out);
 	return 0;
 }
 

@@ -1,7 +1,15 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The /proc readers of the emulation. No heap, no stdio: fixed buffers on
  * the stack and raw system calls, so that they are async-signal-safe.
+ *
+ * One call reads through one procfs instance: lpfd_proc_open() opens
+ * /proc once (O_PATH), checks once that it is procfs and, where pids are
+ * read, proves that it is a procfs of the caller's pid namespace before
+ * anything read from it is believed; every file is then opened relative
+ * to that descriptor, so a mount over /proc in the middle of the call
+ * changes nothing the call reads. The descriptor is closed before the call
+ * returns.
  */
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -33,20 +41,30 @@ void lpfd_proc_path(char *buf, size_t size, const char *pre, long n,
 	buf[o] = '\0';
 }
 
-/*
- * Open a file of /proc, making sure that it is procfs's: with /proc not
- * mounted, a directory of that name may hold anything (under user-mode-linux
- * hostfs shows the host's own /proc there), whose "fdinfo" and "status"
- * files would describe other processes. -ENOSYS then.
- */
-static int open_proc(const char *path)
+void lpfd_proc_join(char *buf, size_t size, const char *dir,
+		      const char *sub, const char *name)
 {
-	int fd = lpfd_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	const char *parts[3] = { dir, sub, name };
+	size_t o = 0;
 
-	if (fd < 0 || lpfd_fd_on_fs(fd, PROC_SUPER_MAGIC))
-		return fd;
-	lpfd_sys_close(fd);
-	return -ENOSYS;
+	for (int i = 0; i < 3; i++)
+		for (const char *q = parts[i]; *q && o + 1 < size; q++)
+			buf[o++] = *q;
+	buf[o] = '\0';
+}
+
+/*
+ * Whether nothing in a /proc directory can be found: its task is gone, or,
+ * while unreaped, /proc hides it from us (hidepid=2). A directory is no
+ * link: readlink() finds it (EINVAL) or not (ENOENT).
+ */
+bool lpfd_proc_dir_gone(const struct lpfd_proc *p, const char *dir,
+			  const char *sub)
+{
+	char path[64], link[8];
+
+	lpfd_proc_join(path, sizeof(path), dir, sub, "");
+	return lpfd_proc_readlink(p, path, link, sizeof(link)) == -ENOENT;
 }
 
 bool lpfd_fd_on_fs(int fd, unsigned long magic)
@@ -57,26 +75,45 @@ bool lpfd_fd_on_fs(int fd, unsigned long magic)
 	       (unsigned long)sfs.f_type == magic;
 }
 
+int lpfd_proc_openat(const struct lpfd_proc *p, const char *path,
+		       int flags)
+{
+	return lpfd_sys_openat(p->dir, path, flags | O_CLOEXEC);
+}
+
+ssize_t lpfd_proc_readlink(const struct lpfd_proc *p, const char *path,
+			     char *buf, size_t size)
+{
+	return lpfd_sys_readlinkat(p->dir, path, buf, size);
+}
+
 /*
  * Read a small file whole. If it does not fit, only whole lines are kept,
- * so that a parser never sees a number cut short.
+ * so that a parser never sees a number cut short. procfs's files are
+ * seq_files, which hand out all they have in one read: a read that does
+ * not fill the buffer has reached the end, and no second read is made to
+ * be told so.
  */
-ssize_t lpfd_read_file(const char *path, char *buf, size_t size)
+ssize_t lpfd_proc_read(const struct lpfd_proc *p, const char *path,
+			 char *buf, size_t size)
 {
 	size_t len = 0;
 	ssize_t n = 0;
-	int fd;
+	int fd = lpfd_proc_openat(p, path, O_RDONLY);
 
-	fd = open_proc(path);
 	if (fd < 0)
 		return fd;
 	while (len + 1 < size) {
-		n = lpfd_sys_read(fd, buf + len, size - 1 - len);
+		size_t want = size - 1 - len;
+
+		n = lpfd_sys_read(fd, buf + len, want);
 		if (n == -EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
+		if ((size_t)n < want)
+			break;
 	}
 	lpfd_sys_close(fd);
 	if (n < 0)
@@ -90,37 +127,25 @@ ssize_t lpfd_read_file(const char *path, char *buf, size_t size)
 }
 
 /*
- * /proc/self/fdinfo/<fd> is missing both for a closed fd and when /proc is
- * not there (or not procfs): fcntl() tells them apart.
- */
-static int missing_fdinfo_errno(int fd, int err)
-{
-	if (err != -ENOENT && err != -ENOSYS)
-		return err;
-	if (lpfd_sys_fcntl(fd, F_GETFD, 0) < 0)
-		return -EBADF;
-	return -ENOSYS;
-}
-
-/*
  * Call fn on each whole line of a /proc file of any length, read in chunks. A
  * line longer than the chunk is skipped. fn returns 0 to go on, anything
  * else to stop with that value.
  */
-int lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
-			       int (*fn)(char *line, size_t len, void *ctx),
-			       void *ctx)
+int lpfd_proc_for_each_line(const struct lpfd_proc *p, const char *path,
+			      char *buf, size_t size,
+			      int (*fn)(char *line, size_t len, void *ctx),
+			      void *ctx)
 {
 	size_t have = 0;
 	bool skipping = false;
 	int fd, r = 0;
 	ssize_t n;
 
-	fd = open_proc(path);
+	fd = lpfd_proc_openat(p, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
 	for (;;) {
-		char *p = buf, *nl;
+		char *s = buf, *nl;
 
 		n = lpfd_sys_read(fd, buf + have, size - have);
 		if (n == -EINTR)
@@ -135,16 +160,16 @@ int lpfd_proc_for_each_line(const char *path, char *buf, size_t size,
 			break;
 		}
 		have += (size_t)n;
-		while ((nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+		while ((nl = memchr(s, '\n', have - (size_t)(s - buf)))) {
 			if (!skipping)
-				r = fn(p, (size_t)(nl - p), ctx);
+				r = fn(s, (size_t)(nl - s), ctx);
 			skipping = false;
-			p = nl + 1;
+			s = nl + 1;
 			if (r)
 				goto out;
 		}
-		have -= (size_t)(p - buf);
-		memmove(buf, p, have);
+		have -= (size_t)(s - buf);
+		memmove(buf, s, have);
 		if (have == size) {
 			skipping = true;
 			have = 0;
@@ -183,111 +208,282 @@ static int copy_key_line(char *line, size_t len, void *ctx)
  * not fit. The lines before it may be of any length (a status file's
  * "Groups:" can hold thousands of ids); the chunk holds any NSpid: line.
  */
-static ssize_t read_key_line(const char *path, const char *key, char *buf,
-			     size_t size)
+static ssize_t read_key_line(const struct lpfd_proc *p, const char *path,
+			     const char *key, char *buf, size_t size)
 {
 	struct key_line k = { key, strlen(key), buf, size, -ENODATA };
 	char chunk[1024];
-	int r = lpfd_proc_for_each_line(path, chunk, sizeof(chunk),
+	int r = lpfd_proc_for_each_line(p, path, chunk, sizeof(chunk),
 					  copy_key_line, &k);
 
 	return r < 0 ? r : k.len;
 }
 
+/* The inode number of a namespace link ("pid:[4026531836]"), or -errno. */
+static int ns_link_ino(const struct lpfd_proc *p, const char *path,
+		       uint64_t *ino)
+{
+	char link[48];
+	const char *q = link, *end;
+	long long v;
+	ssize_t n = lpfd_proc_readlink(p, path, link, sizeof(link));
+
+	if (n < 0)
+		return (int)n;
+	end = link + n;
+	while (q < end && *q != '[')
+		q++;
+	if (q == end || end[-1] != ']')
+		return -ENOENT;
+	q++;
+	if (lpfd_parse_int(&q, end - 1, &v) < 0 || q != end - 1 || v <= 0)
+		return -ENOENT;
+	*ino = (uint64_t)v;
+	return 0;
+}
+
 /*
- * The same answer in two path lookups, where we may look at procfs's pid 1:
- * the first process of a pid namespace lives in it, so procfs's namespace
- * is /proc/1's, and ours is /proc/self's. 1 yes, 0 no, -errno where we may
- * not look (another user's init, hidepid): the caller reads NSpid then.
- * Every file read afterwards is still checked to be procfs's (open_proc).
- * Once refused (a sandbox's root may not look at the host's init), it is not
- * tried again: skipping the fast path is always safe, only slower.
+ * The proof through procfs's pid 1, where we may look at it: the first
+ * process of a pid namespace lives in it, so procfs's namespace is 1's.
+ * Both namespaces are alive, so equal inode numbers are one namespace.
+ * 1 yes, 0 no, -errno where we may not look (another user's init,
+ * hidepid): the caller reads NSpid then.
+ *
+ * Once refused (a sandbox's root may not look at the host's init), it is
+ * not tried again. The flag only chooses between two proofs, each sound
+ * on its own and each made in full on every call, so a flag that no longer
+ * holds (after a fork into another pid namespace, a setuid, a remount)
+ * costs time, never a wrong answer.
  */
 static int init_ns_refused;
 
-static int proc_init_ns_is_ours(void)
+static int init_ns_is(const struct lpfd_proc *p, uint64_t our_ns)
 {
-#ifdef __NR_newfstatat
-	struct stat init_ns, our_ns;
+	uint64_t init_ns;
 	int r;
 
 	if (__atomic_load_n(&init_ns_refused, __ATOMIC_RELAXED))
 		return -EACCES;
-	r = (int)lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/1/ns/pid", &init_ns,
-			   0, 0, 0);
+	r = ns_link_ino(p, "1/ns/pid", &init_ns);
 	if (r == -EACCES || r == -EPERM)
 		__atomic_store_n(&init_ns_refused, 1, __ATOMIC_RELAXED);
 	if (r < 0)
 		return r;
-	r = (int)lpfd_sc(__NR_newfstatat, AT_FDCWD, "/proc/self/ns/pid",
-			   &our_ns, 0, 0, 0);
-	if (r < 0)
-		return r;
-	return init_ns.st_dev == our_ns.st_dev && init_ns.st_ino == our_ns.st_ino;
-#else
-	return -ENOSYS;
-#endif
+	return init_ns == our_ns;
 }
 
 /*
- * The emulation reads pids through /proc, which speaks for the pid namespace
- * it was mounted in: it must be ours, or every pid read would be another's.
- * /proc/self exists only where we are visible (our namespace or an
+ * "self" exists only where we are visible (our namespace or an
  * ancestor's), and its "NSpid:" line lists our pid from procfs's namespace
- * down to ours: one entry, and procfs's is ours. Comparing /proc/self with
- * getpid() is not enough: a process can have the same pid in its namespace
- * and in the parent's (by chance, or by clone3's set_tid), and then read
- * the parent namespace's pids as its own. A kernel without pid namespaces
- * has no NSpid line, and only one /proc to mount.
+ * down to ours: one entry, and procfs's namespace is at our level, hence
+ * ours. Comparing self with getpid() is not enough: a process can have the
+ * same pid in its namespace and in the parent's (by chance, or by clone3's
+ * set_tid), and then read the parent namespace's pids as its own. A kernel
+ * without pid namespaces has no NSpid line, and only one /proc to mount.
  */
-int lpfd_proc_is_ours(void)
+static int nspid_is_ours(const struct lpfd_proc *p)
 {
 	struct lpfd_status st;
 	char line[512];
 	ssize_t n;
 
-	n = proc_init_ns_is_ours();
-	if (n >= 0)
-		return n ? 0 : -ENOSYS;
-	n = read_key_line("/proc/self/status", "NSpid:", line, sizeof(line));
+	n = read_key_line(p, "self/status", "NSpid:", line, sizeof(line));
 	if (n == -ENODATA)
 		return 0;
-	if (n == -ENOENT || n == -ENAMETOOLONG || n == -ENOSYS)
+	if (n == -ENOENT || n == -ENAMETOOLONG)
 		return -ENOSYS;
 	if (n < 0)
 		return (int)n;
 	(void)lpfd_parse_status(line, (size_t)n, &st);
-	if (!(st.have & LPFD_ST_NSPID) || st.nspid_levels != 1 ||
-	    st.nspid_first != lpfd_sys_getpid())
+	if (!(st.have & LPFD_ST_NSPID) || st.nspid_levels != 1)
 		return -ENOSYS;
 	return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * The proof, remembered where the kernel names mounts by ids it never
+ * reuses (STATX_MNT_ID_UNIQUE, Linux 6.8). The fact kept is "the mount
+ * with unique id U is a procfs of the pid namespace whose inode is N",
+ * which stays true as long as U exists: a procfs mount holds its
+ * superblock, the superblock holds its pid namespace, so while U is
+ * mounted that namespace lives and no other namespace can have N. A call
+ * trusts it only when its own /proc descriptor is on U (statx) and the
+ * calling thread's pid namespace is N (its ns/pid link), both asked in
+ * that call: a forked child in a new pid namespace, a thread of a
+ * CLONE_VM child, a /proc remounted or replaced all fail the check and
+ * make the full proof. The pair is written under a sequence count whose
+ * writer never waits, as the cgroup2 mount cache is.
+ */
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x4000U
+#endif
+
+static int no_unique_mount_ids; /* the kernel has none: never changes */
+static unsigned int proof_seq;  /* 0 empty, odd being written */
+static uint64_t proof_mnt, proof_ns;
+
+static int unique_mount_id(const struct lpfd_proc *p, uint64_t *id)
+{
+#ifdef __NR_statx
+	struct statx sx;
+	int r;
+
+	if (__atomic_load_n(&no_unique_mount_ids, __ATOMIC_RELAXED))
+		return -ENOSYS;
+	r = (int)lpfd_sc(__NR_statx, p->dir, "", AT_EMPTY_PATH,
+			   STATX_MNT_ID_UNIQUE, &sx, 0);
+	if (r == 0 && !(sx.stx_mask & STATX_MNT_ID_UNIQUE))
+		r = -ENOSYS;
+	if (r == -ENOSYS || r == -EINVAL)
+		__atomic_store_n(&no_unique_mount_ids, 1, __ATOMIC_RELAXED);
+	if (r < 0)
+		return r;
+	*id = sx.stx_mnt_id;
+	return 0;
+#else
+	(void)p;
+	(void)id;
+	return -ENOSYS;
+#endif
+}
+
+static bool proof_remembered(uint64_t mnt, uint64_t ns)
+{
+	unsigned int s = __atomic_load_n(&proof_seq, __ATOMIC_ACQUIRE);
+	uint64_t m, n;
+
+	if (s == 0 || (s & 1))
+		return false;
+	m = __atomic_load_n(&proof_mnt, __ATOMIC_RELAXED);
+	n = __atomic_load_n(&proof_ns, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&proof_seq, __ATOMIC_RELAXED) == s &&
+	       m == mnt && n == ns;
+}
+
+static void remember_proof(uint64_t mnt, uint64_t ns)
+{
+	unsigned int s = __atomic_load_n(&proof_seq, __ATOMIC_RELAXED);
+
+	if ((s & 1) || !__atomic_compare_exchange_n(&proof_seq, &s, s + 1,
+						    false, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&proof_mnt, mnt, __ATOMIC_RELAXED);
+	__atomic_store_n(&proof_ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&proof_seq, s + 2, __ATOMIC_RELEASE);
+}
+
+/*
+ * The emulation reads pids through /proc, which speaks for the pid
+ * namespace it was mounted in: it must be ours, or every pid read would be
+ * another's. The cheapest sound proof this kernel and our rights allow: a
+ * remembered one (two cheap system calls, and the mount remembered is a
+ * procfs: no fstatfs either), procfs's init (one more link), or our own
+ * NSpid (a status read). Nothing read before the proof is believed: a
+ * namespace link that is no procfs's has a mount id never remembered.
+ */
+static int proc_of_our_pidns(const struct lpfd_proc *p)
+{
+	uint64_t mnt = 0, ns = 0;
+	bool mnt_known = unique_mount_id(p, &mnt) == 0;
+	bool ns_known = ns_link_ino(p, "thread-self/ns/pid", &ns) == 0;
+	int r;
+
+	if (mnt_known && ns_known && proof_remembered(mnt, ns))
+		return 0;
+	if (!lpfd_fd_on_fs(p->dir, PROC_SUPER_MAGIC))
+		return -ENOSYS;
+	mnt_known = mnt_known && ns_known;
+	r = ns_known ? init_ns_is(p, ns) : -ENOENT;
+	if (r >= 0)
+		r = r ? 0 : -ENOSYS;
+	else
+		r = nspid_is_ours(p);
+	if (r == 0 && mnt_known)
+		remember_proof(mnt, ns);
+	return r;
+}
+
+/*
+ * With /proc not mounted, a directory of that name may hold anything
+ * (under user-mode-linux hostfs shows the host's own /proc there), whose
+ * files would describe other processes: -ENOSYS then, as for a procfs of
+ * another pid namespace.
+ */
+int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
+{
+	int r;
+
+	p->dir = lpfd_sys_openat(AT_FDCWD, "/proc",
+				   O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (p->dir < 0)
+		return p->dir == -ENOENT || p->dir == -ENOTDIR ? -ENOSYS : p->dir;
+	if (need == LPFD_PROC_OUR_PIDS)
+		r = proc_of_our_pidns(p);
+	else
+		r = lpfd_fd_on_fs(p->dir, PROC_SUPER_MAGIC) ? 0 : -ENOSYS;
+	if (r < 0)
+		lpfd_proc_close(p);
+	return r;
+}
+
+void lpfd_proc_close(struct lpfd_proc *p)
+{
+	if (p->dir >= 0)
+		lpfd_sys_close(p->dir);
+	p->dir = -1;
+}
+
+/*
+ * For a pidfd the library cannot read about: EBADF if the fd is closed
+ * (the kernel's answer, which comes first), else err.
+ */
+int lpfd_proc_fd_errno(int fd, int err)
+{
+	if (err != -ENOENT && err != -ENOSYS)
+		return err;
+	if (lpfd_sys_fcntl(fd, F_GETFD, 0) < 0)
+		return -EBADF;
+	return -ENOSYS;
+}
+
 /*
  * The calling thread's file table, which after unshare(CLONE_FILES) is not
- * the leader's that /proc/self/fdinfo shows: there the same number may
- * name another process's pidfd.
+ * the leader's that self/fdinfo shows: there the same number may name
+ * another process's pidfd. A missing fdinfo file is a closed fd; so is
+ * our own /proc descriptor, which took the lowest free number.
  */
-int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out)
+int lpfd_proc_fdinfo(const struct lpfd_proc *p, int fd,
+		       struct lpfd_fdinfo *out)
 {
 	char path[48], buf[512];
 	ssize_t n;
 
-	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fdinfo/", fd, "");
-	n = lpfd_read_file(path, buf, sizeof(buf));
+	if (fd == p->dir)
+		return -EBADF;
+	lpfd_proc_path(path, sizeof(path), "thread-self/fdinfo/", fd, "");
+	n = lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n < 0)
-		return missing_fdinfo_errno(fd, (int)n);
+		return lpfd_proc_fd_errno(fd, (int)n);
 	(void)lpfd_parse_fdinfo(buf, (size_t)n, out);
 	return 0;
 }
 
-int lpfd_read_status(int pid, struct lpfd_status *out)
+/*
+ * The lines get_info needs (State to Gid) come first and fit in 512 bytes
+ * whatever the task's name (16 bytes, at most 64 escaped); the kernel
+ * builds the whole file either way, but less of it is copied and parsed.
+ */
+int lpfd_proc_status(const struct lpfd_proc *p, int pid,
+		       struct lpfd_status *out)
 {
-	char path[48], buf[1024];
+	char path[48], buf[512];
 	ssize_t n;
 
-	lpfd_proc_path(path, sizeof(path), "/proc/", pid, "/status");
-	n = lpfd_read_file(path, buf, sizeof(buf));
+	lpfd_proc_path(path, sizeof(path), "", pid, "/status");
+	n = lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
 	return lpfd_parse_status(buf, (size_t)n, out);
@@ -299,9 +495,11 @@ int lpfd_read_status(int pid, struct lpfd_status *out)
  * and gives ESRCH only after the reap. Anything else falls back to the
  * fdinfo, EPERM included: the kernel says EPERM only for a process it
  * found, but a seccomp filter or an LSM can say it for any, and taking it
- * as proof let a reused pid's data through.
+ * as proof let a reused pid's data through. (The fdinfo says -1 for a
+ * reaped process only from Linux 5.5 on, and 5.4.294; before, the signal
+ * is the proof.)
  */
-int lpfd_pidfd_unreaped(int pidfd)
+int lpfd_proc_unreaped(const struct lpfd_proc *p, int pidfd)
 {
 	struct lpfd_fdinfo fi;
 	int r = lpfd_sys_pidfd_send_signal(pidfd, 0, NULL, 0);
@@ -310,7 +508,7 @@ int lpfd_pidfd_unreaped(int pidfd)
 		return 1;
 	if (r == -ESRCH)
 		return 0;
-	r = lpfd_read_fdinfo(pidfd, &fi);
+	r = lpfd_proc_fdinfo(p, pidfd, &fi);
 	if (r < 0)
 		return r;
 	return fi.is_pidfd && fi.pid != -1;
@@ -321,11 +519,50 @@ int lpfd_pidfd_unreaped(int pidfd)
  * the caller (hidepid=2): the kernel's answer for a process one may not
  * look at is EACCES, and ESRCH would say it is gone.
  */
-int lpfd_proc_missing_errno(int pidfd)
+int lpfd_proc_missing_errno(const struct lpfd_proc *p, int pidfd)
 {
-	int r = lpfd_pidfd_unreaped(pidfd);
+	int r = lpfd_proc_unreaped(p, pidfd);
 
 	if (r < 0)
 		return r;
 	return r ? -EACCES : -ESRCH;
+}
+
+/* ------------------------------------------------------------------------
+ * The same, each opening its own procfs instance for one question.
+ */
+int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out)
+{
+	struct lpfd_proc p;
+	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return lpfd_proc_fd_errno(fd, r);
+	r = lpfd_proc_fdinfo(&p, fd, out);
+	lpfd_proc_close(&p);
+	return r;
+}
+
+int lpfd_read_status(int pid, struct lpfd_status *out)
+{
+	struct lpfd_proc p;
+	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return r;
+	r = lpfd_proc_status(&p, pid, out);
+	lpfd_proc_close(&p);
+	return r;
+}
+
+int lpfd_pidfd_unreaped(int pidfd)
+{
+	struct lpfd_proc p;
+	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return r;
+	r = lpfd_proc_unreaped(&p, pidfd);
+	lpfd_proc_close(&p);
+	return r;
 }

@@ -72,19 +72,21 @@ static void path_of(const struct seccomp_notif *req, char *buf, size_t size)
 }
 
 /* The reuse, at the open of the victim's stat file. */
-static void maybe_reuse(const struct seccomp_notif *req, void *arg)
+static bool maybe_reuse(int stop, const struct seccomp_notif *req,
+			struct seccomp_notif_resp *resp, void *arg)
 {
 	char path[64], want[64];
 
-	(void)arg;
-	snprintf(want, sizeof(want), "/proc/%d/stat", ctx.victim);
+	(void)stop, (void)resp, (void)arg;
+	snprintf(want, sizeof(want), "%d/stat", ctx.victim); /* relative to /proc */
 	path_of(req, path, sizeof(path));
 	if (ctx.reused || strcmp(path, want) != 0)
-		return;
+		return false;
 	util_kill_reap_keep_fd(ctx.victim_fd);
 	ASSERT_EQ(util_spawn_gen(&ctx.gen, 2222, ctx.victim, &ctx.newcomer_fd),
 		  ctx.victim);
 	ctx.reused = true;
+	return false;
 }
 
 static void *supervise(void *arg)
@@ -100,7 +102,7 @@ static void *supervise(void *arg)
 	ASSERT_GE(listener, 0);
 	close(tool);
 	ASSERT_EQ(write(ctx.ack[1], "", 1), 1);
-	util_notif_serve(listener, maybe_reuse, NULL); /* until the tool is gone */
+	util_notif_serve(&listener, maybe_reuse, NULL); /* until the tool is gone */
 	return NULL;
 }
 

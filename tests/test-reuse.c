@@ -371,27 +371,29 @@ static void *mid_worker(void *arg)
 	return NULL;
 }
 
-struct stop_plan {
+/* At stop k, the pid is reused; stops before it note an fdinfo open. */
+struct reuse_at {
 	struct mid_call *c;
-	int k, stops;
+	int k, *newfd;
 	struct util_gen *g;
-	int *newfd;
 };
 
-/* At each stop: note an fdinfo read before stop k; at stop k, the reuse. */
-static void at_stop(const struct seccomp_notif *req, void *arg)
+static bool reuse_at_stop(int stop, const struct seccomp_notif *req,
+			  struct seccomp_notif_resp *resp, void *ctx)
 {
-	struct stop_plan *s = arg;
+	struct reuse_at *r = ctx;
 
+	(void)resp;
 	/* Same address space: the stopped thread's path is ours to read. */
-	if (s->stops < s->k && req->data.nr == SYS_openat &&
+	if (stop < r->k && req->data.nr == SYS_openat &&
 	    strstr((const char *)(uintptr_t)req->data.args[1], "/fdinfo/"))
-		s->c->pid_read_before_reuse = true;
-	if (s->stops++ == s->k) {
-		util_kill_reap_keep_fd(s->c->pidfd);
-		ASSERT_EQ(util_spawn_gen(s->g, UID_NEW, MID_PID, s->newfd),
+		r->c->pid_read_before_reuse = true;
+	if (stop == r->k) {
+		util_kill_reap_keep_fd(r->c->pidfd);
+		ASSERT_EQ(util_spawn_gen(r->g, UID_NEW, MID_PID, r->newfd),
 			  MID_PID);
 	}
+	return false;
 }
 
 /*
@@ -401,14 +403,9 @@ static void at_stop(const struct seccomp_notif *req, void *arg)
 static int supervise(struct mid_call *c, int k, struct util_gen *g,
 		     int *newfd)
 {
-	struct stop_plan s = { c, k, 0, g, newfd };
-	int listener;
+	struct reuse_at r = { c, k, newfd, g };
 
-	while ((listener = __atomic_load_n(&c->listener, __ATOMIC_SEQ_CST)) == -1)
-		sched_yield();
-	if (listener < 0)
-		FAIL("seccomp user notification filter: %s", strerror(errno));
-	return util_notif_serve(listener, at_stop, &s);
+	return util_notif_serve(&c->listener, reuse_at_stop, &r);
 }
 
 /*

@@ -441,13 +441,15 @@ void util_in_private_mounts(void (*fn)(void))
 	util_in_child(private_mounts_then, &fn);
 }
 
-int util_notif_serve(int listener,
-		     void (*at_stop)(const struct seccomp_notif *req, void *arg),
-		     void *arg)
+int util_notif_serve(const int *listener, util_stop_hook at_stop, void *arg)
 {
-	struct pollfd p = { .fd = listener, .events = POLLIN };
+	struct pollfd p = { .events = POLLIN };
 	int stops = 0;
 
+	while ((p.fd = __atomic_load_n(listener, __ATOMIC_SEQ_CST)) == -1)
+		sched_yield();
+	if (p.fd < 0)
+		FAIL("seccomp user notification filter: %s", strerror(errno));
 	for (;;) {
 		struct seccomp_notif req;
 		struct seccomp_notif_resp resp;
@@ -459,11 +461,10 @@ int util_notif_serve(int listener,
 		memset(&req, 0, sizeof(req));
 		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
 			continue; /* the call was interrupted meanwhile */
-		at_stop(&req, arg);
-		stops++;
 		memset(&resp, 0, sizeof(resp));
 		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		if (!at_stop(stops++, &req, &resp, arg))
+			resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 	}
 	close(p.fd);

@@ -166,14 +166,20 @@ void util_in_private_mounts(void (*fn)(void));
  */
 
 struct seccomp_notif;
+struct seccomp_notif_resp;
 /*
- * Serve a listener until the filtered process or thread is gone: call
- * at_stop(req, arg) at each stopped system call, then let the call go on;
- * close the listener. Returns the number of stops.
+ * At the stop-th stopped system call: true if resp now answers the call
+ * (the hook filled in val or error), false to let it go on.
  */
-int util_notif_serve(int listener,
-		     void (*at_stop)(const struct seccomp_notif *req, void *arg),
-		     void *arg);
+typedef bool (*util_stop_hook)(int stop, const struct seccomp_notif *req,
+			       struct seccomp_notif_resp *resp, void *arg);
+/*
+ * Serve a listener until the filtered process or thread is gone, calling
+ * at_stop at each stopped system call; close the listener. *listener may
+ * still be -1 (another thread is installing the filter: wait) or -2 (it
+ * failed). Returns the number of stops.
+ */
+int util_notif_serve(const int *listener, util_stop_hook at_stop, void *arg);
 
 /* ------------------------------------------------------------------------
  * Open descriptors.
