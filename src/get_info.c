@@ -325,18 +325,13 @@ static int get_info_emulated_pidfd(int pidfd, const struct pidfd_info *info,
 				   uint64_t *req, struct pidfd_info *k)
 {
 	struct lpfd_proc p;
-	struct lpfd_fdinfo fi;
-	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+	int pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
 
 	if (r < 0)
-		return lpfd_proc_fd_errno(pidfd, r);
-	r = lpfd_proc_fdinfo(&p, pidfd, &fi);
-	if (r == 0 && !fi.is_pidfd)
-		r = lpfd_not_pidfd_errno(pidfd, &fi);
+		return r;
+	r = read_request(info, req);
 	if (r == 0)
-		r = read_request(info, req);
-	if (r == 0)
-		r = get_info_emulated_fd(&p, pidfd, fi.pid, *req, k);
+		r = get_info_emulated_fd(&p, pidfd, pid, *req, k);
 	lpfd_proc_close(&p);
 	return r;
 }

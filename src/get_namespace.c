@@ -220,21 +220,15 @@ static int ns_of_pid(const struct lpfd_proc *p, int pidfd, int pid,
 /* Another process, by the pid its pidfd's fdinfo gives. */
 static int get_namespace_emulated(int pidfd, const struct ns_desc *ns)
 {
-	struct lpfd_fdinfo fi;
 	struct lpfd_proc p;
-	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+	int pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
 
 	if (r < 0)
-		return lpfd_proc_fd_errno(pidfd, r);
-	r = lpfd_proc_fdinfo(&p, pidfd, &fi);
-	if (r == 0 && !fi.is_pidfd)
-		r = lpfd_not_pidfd_errno(pidfd, &fi);
-	else if (r == 0 && fi.pid < 0)
-		r = -ESRCH;
-	else if (r == 0 && fi.pid == 0)
-		r = -EREMOTE; /* no /proc entry to open from here */
-	else if (r == 0)
-		r = ns_of_pid(&p, pidfd, fi.pid, ns);
+		return r;
+	/* Outside our pid namespace there is no /proc entry to open. */
+	r = lpfd_fdinfo_pid_errno(pid);
+	if (r == 0)
+		r = ns_of_pid(&p, pidfd, pid, ns);
 	lpfd_proc_close(&p);
 	return r;
 }

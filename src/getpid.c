@@ -12,14 +12,18 @@
 #include "internal.h"
 #include "syscall.h"
 
+/* A file that is not a pidfd is EBADF, whatever it answers the ioctl. */
+static pid_t not_a_pidfd_is_ebadf(int r)
+{
+	return r == -ENOTTY || r == -EINVAL ? -EBADF : r;
+}
+
 static pid_t getpid_native(int pidfd)
 {
 	struct pidfd_info info = { .mask = 0 };
 	int r = lpfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0);
 
-	if (r < 0)
-		return r == -ESRCH || r == -EREMOTE ? r : -EBADF;
-	return (pid_t)info.pid;
+	return r < 0 ? not_a_pidfd_is_ebadf(r) : (pid_t)info.pid;
 }
 
 /*
@@ -30,24 +34,17 @@ static pid_t getpid_native(int pidfd)
 static pid_t getpid_emulated(int pidfd)
 {
 	struct lpfd_proc p;
-	struct lpfd_fdinfo fi;
-	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+	int pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
 
 	if (r < 0)
-		return lpfd_proc_fd_errno(pidfd, r);
-	r = lpfd_proc_fdinfo(&p, pidfd, &fi);
-	if (r == 0 && !fi.is_pidfd)
-		r = -EBADF;
-	else if (r == 0 && fi.pid == 0)
-		r = -EREMOTE;
-	else if (r == 0 && fi.pid < 0)
-		r = -ESRCH;
-	else if (r == 0)
+		return not_a_pidfd_is_ebadf(r);
+	r = lpfd_fdinfo_pid_errno(pid);
+	if (r == 0)
 		r = lpfd_proc_unreaped(&p, pidfd);
 	lpfd_proc_close(&p);
 	if (r < 0)
 		return r;
-	return r ? fi.pid : -ESRCH;
+	return r ? pid : -ESRCH;
 }
 
 static pid_t do_getpid(int pidfd)

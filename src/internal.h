@@ -256,6 +256,18 @@ int lpfd_proc_for_each_line(const struct lpfd_proc *p, const char *path,
 int lpfd_proc_fd_errno(int fd, int err);
 int lpfd_proc_fdinfo(const struct lpfd_proc *p, int fd,
 		       struct lpfd_fdinfo *out);
+/*
+ * Open a procfs instance proven ours and read the pid a pidfd names (from
+ * its fdinfo: > 0, 0 outside our pid namespace, -1 once reaped): 0 with
+ * the instance open; or -errno with it closed, where a file that is not a
+ * pidfd gets the newest kernel's ioctl answer (lpfd_not_pidfd_errno()).
+ */
+int lpfd_proc_open_pidfd(struct lpfd_proc *p, int pidfd, int *pid);
+/* The kernel's errno for that pid: 0 for a pid, EREMOTE, or ESRCH. */
+static inline int lpfd_fdinfo_pid_errno(int pid)
+{
+	return pid > 0 ? 0 : pid == 0 ? -EREMOTE : -ESRCH;
+}
 int lpfd_proc_status(const struct lpfd_proc *p, int pid,
 		       struct lpfd_status *out);
 /*

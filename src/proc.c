@@ -566,3 +566,21 @@ int lpfd_pidfd_unreaped(int pidfd)
 	lpfd_proc_close(&p);
 	return r;
 }
+
+int lpfd_proc_open_pidfd(struct lpfd_proc *p, int pidfd, int *pid)
+{
+	struct lpfd_fdinfo fi;
+	int r = lpfd_proc_open(p, LPFD_PROC_OUR_PIDS);
+
+	if (r < 0)
+		return lpfd_proc_fd_errno(pidfd, r);
+	r = lpfd_proc_fdinfo(p, pidfd, &fi);
+	if (r == 0 && !fi.is_pidfd)
+		r = lpfd_not_pidfd_errno(pidfd, &fi);
+	if (r < 0) {
+		lpfd_proc_close(p);
+		return r;
+	}
+	*pid = fi.pid;
+	return 0;
+}
