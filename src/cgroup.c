@@ -197,39 +197,25 @@ static uint64_t cache_data[CACHE_WORDS];
 static bool cache_load(struct cgroup2_mount *out)
 {
 	union cache_words u;
-	unsigned int s = __atomic_load_n(&cache_seq, __ATOMIC_ACQUIRE);
 
-	if (s == 0 || (s & 1))
-		return false;
-	for (size_t i = 0; i < CACHE_WORDS; i++)
-		u.w[i] = __atomic_load_n(&cache_data[i], __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&cache_seq, __ATOMIC_RELAXED) != s)
+	if (!lpfd_seqcache_load(&cache_seq, cache_data, u.w, CACHE_WORDS))
 		return false;
 	*out = u.m;
 	return true;
 }
 
-/*
- * A writer that finds the sequence odd leaves: another thread, or the
- * code this signal handler interrupted, is writing. (A fork in the middle
- * of a write leaves the child's cache odd, hence unused: slower, right.)
- */
 static void cache_store(const struct cgroup2_mount *m)
 {
 	union cache_words u;
-	unsigned int s = __atomic_load_n(&cache_seq, __ATOMIC_RELAXED);
 
-	if ((s & 1) || !__atomic_compare_exchange_n(&cache_seq, &s, s + 1,
-						    false, __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED))
-		return;
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memset(&u, 0, sizeof(u));
 	u.m = *m;
-	for (size_t i = 0; i < CACHE_WORDS; i++)
-		__atomic_store_n(&cache_data[i], u.w[i], __ATOMIC_RELAXED);
-	__atomic_store_n(&cache_seq, s + 2, __ATOMIC_RELEASE);
+	lpfd_seqcache_store(&cache_seq, cache_data, u.w, CACHE_WORDS);
+}
+
+void lpfd_cgroup_reset(void)
+{
+	__atomic_store_n(&cache_seq, 0, __ATOMIC_RELAXED);
 }
 
 /* The id of the cgroup at path through the remembered mount, or -ENOENT. */

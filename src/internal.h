@@ -307,4 +307,18 @@ size_t lpfd_info_kernel_size(const struct pidfd_info *answer);
 /* The PIDFD_INFO_* bits libpidfd_get_info() can return on this kernel. */
 uint64_t lpfd_info_supported_mask(void);
 
+/* ------------------------------------------------------------------------
+ * Global state (src/state.c lists all of it, with why each is safe).
+ */
+/* A seqlock over n words whose writer never waits: false if no stable copy. */
+bool lpfd_seqcache_load(const unsigned int *seq, const uint64_t *words,
+			uint64_t *out, size_t n);
+void lpfd_seqcache_store(unsigned int *seq, uint64_t *words,
+			 const uint64_t *in, size_t n);
+/* Back to the state at load, every cache and flag: tests only. */
+void lpfd_state_reset(void);
+void lpfd_probe_reset(void);
+void lpfd_proc_reset(void);
+void lpfd_cgroup_reset(void);
+
 #endif /* LIBPIDFD_INTERNAL_H */

@@ -367,6 +367,14 @@ bool lpfd_emulate_forced(void)
 	return v == PROBE_YES;
 }
 
+void lpfd_probe_reset(void)
+{
+	for (int i = 0; i < LPFD_FEAT_COUNT; i++)
+		__atomic_store_n(&feature_cache[i], PROBE_UNKNOWN, __ATOMIC_RELAXED);
+	__atomic_store_n(&info_word, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&emulate_cache, emulate_from_environ(), __ATOMIC_RELAXED);
+}
+
 /* For the differential tests, which run both paths in one process. */
 void lpfd_emulate_override(int on)
 {

@@ -320,7 +320,7 @@ static int nspid_is_ours(const struct lpfd_proc *p)
 
 static int no_unique_mount_ids; /* the kernel has none: never changes */
 static unsigned int proof_seq;  /* 0 empty, odd being written */
-static uint64_t proof_mnt, proof_ns;
+static uint64_t proof_words[2]; /* the mount id, the pid namespace */
 
 static int unique_mount_id(const struct lpfd_proc *p, uint64_t *id)
 {
@@ -349,30 +349,24 @@ static int unique_mount_id(const struct lpfd_proc *p, uint64_t *id)
 
 static bool proof_remembered(uint64_t mnt, uint64_t ns)
 {
-	unsigned int s = __atomic_load_n(&proof_seq, __ATOMIC_ACQUIRE);
-	uint64_t m, n;
+	uint64_t w[2];
 
-	if (s == 0 || (s & 1))
-		return false;
-	m = __atomic_load_n(&proof_mnt, __ATOMIC_RELAXED);
-	n = __atomic_load_n(&proof_ns, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&proof_seq, __ATOMIC_RELAXED) == s &&
-	       m == mnt && n == ns;
+	return lpfd_seqcache_load(&proof_seq, proof_words, w, 2) &&
+	       w[0] == mnt && w[1] == ns;
 }
 
 static void remember_proof(uint64_t mnt, uint64_t ns)
 {
-	unsigned int s = __atomic_load_n(&proof_seq, __ATOMIC_RELAXED);
+	const uint64_t w[2] = { mnt, ns };
 
-	if ((s & 1) || !__atomic_compare_exchange_n(&proof_seq, &s, s + 1,
-						    false, __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED))
-		return;
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&proof_mnt, mnt, __ATOMIC_RELAXED);
-	__atomic_store_n(&proof_ns, ns, __ATOMIC_RELAXED);
-	__atomic_store_n(&proof_seq, s + 2, __ATOMIC_RELEASE);
+	lpfd_seqcache_store(&proof_seq, proof_words, w, 2);
+}
+
+void lpfd_proc_reset(void)
+{
+	__atomic_store_n(&init_ns_refused, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&no_unique_mount_ids, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&proof_seq, 0, __ATOMIC_RELAXED);
 }
 
 /*

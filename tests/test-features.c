@@ -221,3 +221,20 @@ TEST(a_probe_that_cannot_run_gives_up_after_three_calls)
 	ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
 	ASSERT_EQ(lpfd_kernel_has(LPFD_FEAT_GET_INFO), 0);
 }
+
+/* One reset returns every cache and flag to its state at load. */
+TEST(the_state_reset_forgets_every_cache)
+{
+	struct libpidfd_features before, after;
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+	ASSERT_EQ(libpidfd_features(&before, sizeof(before)), 0);
+	util_set_path(1);
+	ASSERT_EQ(libpidfd_get_info(PIDFD_SELF, &info, sizeof(info)), 0);
+	lpfd_state_reset();
+	/* The environment's LIBPIDFD_EMULATE again, whatever was forced. */
+	ASSERT_EQ(lpfd_emulate_forced(), strcmp(harness_mode(), "emulated") == 0);
+	ASSERT_EQ(libpidfd_features(&after, sizeof(after)), 0);
+	ASSERT_EQ(memcmp(&before, &after, sizeof(before)), 0);
+	ASSERT_EQ(libpidfd_get_info(PIDFD_SELF, &info, sizeof(info)), 0);
+}
