@@ -3,6 +3,7 @@
  * libpidfd_features(): what the library does on this kernel, per call, from
  * the probe table.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -17,29 +18,39 @@ static uint64_t kernel_mask(void)
 	return m;
 }
 
-/* Native where the kernel has it, else the library's emulation. */
-static uint32_t native_or(enum lpfd_feature f, uint32_t otherwise)
-{
-	return lpfd_native(f) > 0 ? LIBPIDFD_NATIVE : otherwise;
-}
+/*
+ * Each operation: the kernel feature that makes it native, and what it is
+ * without that feature.
+ */
+#define OP(field, feat, without)                                               \
+	{ offsetof(struct libpidfd_features, field), LPFD_FEAT_##feat,          \
+	  LIBPIDFD_##without }
+static const struct op {
+	size_t offset;
+	enum lpfd_feature feat;
+	uint32_t without;
+} ops[] = {
+	OP(open, PIDFD_OPEN, UNAVAILABLE),
+	OP(get_info, GET_INFO, EMULATED),
+	OP(getpid, GET_INFO, EMULATED),
+	OP(send_signal, SEND_SIGNAL, UNAVAILABLE),
+	OP(getfd, GETFD, UNAVAILABLE),
+	OP(process_madvise, PROCESS_MADVISE, UNAVAILABLE),
+	OP(process_mrelease, PROCESS_MRELEASE, UNAVAILABLE),
+	OP(waitid, WAITID_PIDFD, UNAVAILABLE),
+	OP(get_namespace, NS_IOCTLS, EMULATED),
+	OP(self_sentinels, SELF_SENTINELS, EMULATED),
+	OP(thread_pidfds, PIDFD_THREAD, UNAVAILABLE),
+};
 
 static void fill(struct libpidfd_features *f)
 {
-	f->open = native_or(LPFD_FEAT_PIDFD_OPEN, LIBPIDFD_UNAVAILABLE);
-	f->get_info = native_or(LPFD_FEAT_GET_INFO, LIBPIDFD_EMULATED);
-	f->getpid = f->get_info;
-	f->send_signal = native_or(LPFD_FEAT_SEND_SIGNAL, LIBPIDFD_UNAVAILABLE);
-	f->getfd = native_or(LPFD_FEAT_GETFD, LIBPIDFD_UNAVAILABLE);
-	f->process_madvise =
-		native_or(LPFD_FEAT_PROCESS_MADVISE, LIBPIDFD_UNAVAILABLE);
-	f->process_mrelease =
-		native_or(LPFD_FEAT_PROCESS_MRELEASE, LIBPIDFD_UNAVAILABLE);
-	f->waitid = native_or(LPFD_FEAT_WAITID_PIDFD, LIBPIDFD_UNAVAILABLE);
-	f->get_namespace = native_or(LPFD_FEAT_NS_IOCTLS, LIBPIDFD_EMULATED);
-	f->self_sentinels =
-		native_or(LPFD_FEAT_SELF_SENTINELS, LIBPIDFD_EMULATED);
-	f->thread_pidfds =
-		native_or(LPFD_FEAT_PIDFD_THREAD, LIBPIDFD_UNAVAILABLE);
+	for (size_t i = 0; i < lpfd_array_size(ops); i++) {
+		uint32_t v = lpfd_native(ops[i].feat) > 0 ? LIBPIDFD_NATIVE :
+							    ops[i].without;
+
+		memcpy((char *)f + ops[i].offset, &v, sizeof(v));
+	}
 	f->emulate_forced = lpfd_emulate_forced();
 	f->info_mask = lpfd_info_supported_mask();
 	f->kernel = kernel_mask();

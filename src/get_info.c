@@ -276,7 +276,7 @@ static int get_info_emulated_fd(const struct lpfd_proc *p, int pidfd, int pid,
 		return lpfd_proc_missing_errno(p, pidfd);
 	if (r < 0)
 		return r;
-	if ((st.have & LPFD_ST_ALL) != LPFD_ST_ALL || st.pid != pid ||
+	if ((st.have & LPFD_ST_INFO) != LPFD_ST_INFO || st.pid != pid ||
 	    st.tgid == 0)
 		return -ESRCH;
 	k->pid = (uint32_t)pid;

@@ -163,7 +163,7 @@ struct lpfd_status {
 #define LPFD_ST_UID   (1u << 3)
 #define LPFD_ST_GID   (1u << 4)
 #define LPFD_ST_STATE (1u << 5)
-#define LPFD_ST_ALL   0x3fu /* all that get_info needs */
+#define LPFD_ST_INFO   0x3fu /* all that get_info needs */
 #define LPFD_ST_NSPID (1u << 6)
 
 /* Longest cgroup path the library resolves; longer ones leave CGROUPID clear. */
