@@ -5,33 +5,78 @@
 #                        personalities, Linux 6.1, 6.12 and 7.2 (user-mode-linux)
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
-#   make install         honours PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR DESTDIR
+#   make install         honours prefix libdir includedir bindir mandir (or
+#                        PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR) and DESTDIR
 #   make install-check   install into a scratch DESTDIR, build an example there
 #                        with pkg-config alone, run it, check the file list
 #
 # O= names the build directory, so that variant builds (sanitizers, clang)
 # live side by side: make O=build/clang CC=clang
 
-VERSION    := 0.1.0
+# Every path below is relative to the source tree: make -f from elsewhere
+# would look for sources in the wrong place, so it says so instead.
+ifneq ($(realpath $(dir $(lastword $(MAKEFILE_LIST)))),$(realpath $(CURDIR)))
+$(error run make in the source tree, make -C $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST)))) (O=DIR puts the build elsewhere): the Makefile's paths are relative to it)
+endif
+
+# The one version: the soname's major, libpidfd.pc, pidfd --version and the
+# header's LIBPIDFD_VERSION_* come from here (README: "Releases").
+VERSION    := 0.2.0
 SOVERSION  := 0
 
-PREFIX     ?= /usr/local
-LIBDIR     ?= $(PREFIX)/lib
-INCLUDEDIR ?= $(PREFIX)/include
-BINDIR     ?= $(PREFIX)/bin
-MANDIR     ?= $(PREFIX)/share/man
-PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-# Where bash-completion looks, under our PREFIX; without its .pc file, the
-# directory it would name.
-BASHCOMP_PC = $(shell pkg-config --define-variable=prefix=$(PREFIX) \
-	--define-variable=datadir=$(PREFIX)/share \
+# A block of a committed source file that make writes: the file stays
+# complete for -Iinclude from a clean clone, and is rewritten (and all that
+# includes it rebuilt) only when the block differs from what the Makefile
+# says, so that a read-only tree in sync builds, whatever its timestamps.
+#   $(eval $(call generated_block,NAME,FILE,VARIABLE holding a command
+#   that prints the block))
+define generated_block
+ifneq ($$(shell $$($(3)) | scripts/header-block.sh --check $(1) $(2) && echo ok),ok)
+$(2):: FORCE
+	$$($(3)) | scripts/header-block.sh $(1) $$@
+endif
+endef
+VERSION_BLOCK = printf '\#define LIBPIDFD_VERSION_%s %s\n' \
+	MAJOR $(word 1,$(subst ., ,$(VERSION))) \
+	MINOR $(word 2,$(subst ., ,$(VERSION))) \
+	PATCH $(word 3,$(subst ., ,$(VERSION)))
+$(eval $(call generated_block,VERSION,include/libpidfd.h,VERSION_BLOCK))
+.PHONY: FORCE
+
+# Installation directories: GNU's lowercase names, each defaulting to its
+# uppercase alias where that is given (the lowercase wins where both are).
+# Relative to $(prefix) where they are, the .pc says ${prefix}.
+prefix       := $(or $(prefix),$(PREFIX),/usr/local)
+exec_prefix  := $(or $(exec_prefix),$(prefix))
+bindir       := $(or $(bindir),$(BINDIR),$(exec_prefix)/bin)
+libdir       := $(or $(libdir),$(LIBDIR),$(exec_prefix)/lib)
+includedir   := $(or $(includedir),$(INCLUDEDIR),$(prefix)/include)
+datarootdir  := $(or $(datarootdir),$(prefix)/share)
+datadir      := $(or $(datadir),$(datarootdir))
+mandir       := $(or $(mandir),$(MANDIR),$(datarootdir)/man)
+pkgconfigdir := $(or $(pkgconfigdir),$(PKGCONFIGDIR),$(libdir)/pkgconfig)
+# The shim is a preload module, not a library to link against: it has no
+# soname and lives in a directory of its own.
+pkglibdir    := $(or $(pkglibdir),$(libdir)/libpidfd)
+# Where bash-completion looks, under our prefix (its .pc file says where);
+# without that file, the directory it would name.
+BASHCOMP_PC  = $(shell pkg-config --define-variable=prefix=$(prefix) \
+	--define-variable=datadir=$(datadir) \
 	--variable=completionsdir bash-completion 2>/dev/null)
-BASHCOMPDIR ?= $(or $(BASHCOMP_PC),$(PREFIX)/share/bash-completion/completions)
+bashcompdir  := $(or $(bashcompdir),$(BASHCOMPDIR),$(BASHCOMP_PC),$(datadir)/bash-completion/completions)
+PREFIX       := $(prefix)
+LIBDIR       := $(libdir)
+INCLUDEDIR   := $(includedir)
+BINDIR       := $(bindir)
+MANDIR       := $(mandir)
+PKGCONFIGDIR := $(pkgconfigdir)
 
 O          ?= build
 CC         ?= cc
 CFLAGS     ?= -O2 -g
-WARN       := -Wall -Wextra -Werror
+# -Werror only when asked (CI sets WERROR=1): a new compiler's new warning
+# must not break a user's or a distribution's build.
+WARN       := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -DLIBPIDFD_VERSION_STRING=\"$(VERSION)\" $(CPPFLAGS)
 CFLAGS_ALL := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden
@@ -59,6 +104,7 @@ COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
 
 .PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
+	static \
 	bench examples install install-check uninstall clean
 .DEFAULT_GOAL := all
 
@@ -86,8 +132,11 @@ $(LIB_A): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 # The paths are those of this make invocation: install writes its own.
-PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+pc_relative = $(patsubst $(prefix)/%,$${prefix}/%,$(1))
+PC_SED = sed -e 's|@PREFIX@|$(prefix)|' \
+	     -e 's|@LIBDIR@|$(call pc_relative,$(libdir))|' \
+	     -e 's|@INCLUDEDIR@|$(call pc_relative,$(includedir))|' \
+	     -e 's|@VERSION@|$(VERSION)|'
 
 $(O)/libpidfd.pc: libpidfd.pc.in Makefile
 	$(PC_SED) $< > $@
@@ -172,8 +221,15 @@ fuzzers: $(FUZZERS)
 fuzz: $(FUZZERS)
 	tests/fuzz.sh $(O) $(FUZZ_SECONDS)
 
+# MAKE= in the recipe hands the jobserver to the makes check.sh runs.
 check: all tests fuzzers
-	tests/check.sh $(O)
+	MAKE="$(MAKE)" tests/check.sh $(O)
+
+# Everything that links statically (no shared library, shim or compat
+# tests): what tests/qemu.sh cross-builds for another architecture, with
+# CC, AR and LDFLAGS=-static given.
+STATIC_TESTS := $(filter-out $(O)/tests/test-compat,$(TESTS))
+static: $(LIB_A) $(CLI) $(EXAMPLES) $(STATIC_TESTS)
 
 check-host: all tests
 	tests/run.sh $(O) native
@@ -186,34 +242,58 @@ stress: all tests
 	tests/stress.sh $(O) $(STRESS_ROUNDS)
 
 install: all
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 644 include/libpidfd.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
-	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpidfd.so.$(SOVERSION)
-	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpidfd.so
-	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
-	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
-	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
-	install -m 755 $(COMPAT_SO) $(DESTDIR)$(LIBDIR)/
-	install -d $(DESTDIR)$(BASHCOMPDIR)
-	install -m 644 cli/pidfd.bash-completion $(DESTDIR)$(BASHCOMPDIR)/pidfd
-	for s in 1 3 7; do \
-		install -d $(DESTDIR)$(MANDIR)/man$$s && \
-		install -m 644 man/*.$$s $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) \
+		$(DESTDIR)$(bindir) $(DESTDIR)$(pkgconfigdir) \
+		$(DESTDIR)$(pkglibdir)
+	install -m 644 include/libpidfd.h $(DESTDIR)$(includedir)/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(libdir)/
+	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(libdir)/libpidfd.so.$(SOVERSION)
+	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(libdir)/libpidfd.so
+	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
+	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(pkgconfigdir)/libpidfd.pc
+	install -m 755 $(CLI) $(DESTDIR)$(bindir)/
+	install -m 755 $(COMPAT_SO) $(DESTDIR)$(pkglibdir)/
+	install -d $(DESTDIR)$(bashcompdir)
+	install -m 644 cli/pidfd.bash-completion $(DESTDIR)$(bashcompdir)/pidfd
+	for p in man/*.[137]; do \
+		d=$(DESTDIR)$(mandir)/man$${p##*.}; \
+		install -d $$d || exit 1; \
+		if [ -L $$p ]; then ln -sf $$(readlink $$p) $$d/$${p##*/}; \
+		else install -m 644 $$p $$d/ || exit 1; fi; \
 	done
+
+# The ABI of the last release, kept in abi/ (README: Releases): make
+# abi-check fails on a change to it without a new soname or version node;
+# make abi-dump records this build's at a release.
+ABI_DUMP := abi/libpidfd.so.$(SOVERSION).abi
+.PHONY: abi-check abi-dump
+
+abi-check: lib
+	scripts/abi-check.sh $(ABI_DUMP) $(O)/libpidfd.so.$(SOVERSION) include
+
+abi-dump: lib
+	@mkdir -p abi
+	abidw --headers-dir include --no-corpus-path --no-comp-dir-path \
+		--short-locs $(LIB_SO) > $(ABI_DUMP)
+
+# The Debian packages (debian/), built from a copy of the tree in
+# $(O)/deb and linted (scripts/make-deb.sh).
+.PHONY: deb
+deb:
+	scripts/make-deb.sh $(O)
 
 install-check: all
 	MAKE="$(MAKE)" tests/install-check.sh $(O)
 
 uninstall:
-	rm -f $(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
-	      $(DESTDIR)$(LIBDIR)/libpidfd.so* $(DESTDIR)$(LIBDIR)/libpidfd.a \
-	      $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc $(DESTDIR)$(BINDIR)/pidfd \
-	      $(DESTDIR)$(LIBDIR)/libpidfd-compat.so $(DESTDIR)$(BASHCOMPDIR)/pidfd \
-	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1)) \
-	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man3/%,$(wildcard man/*.3)) \
-	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man7/%,$(wildcard man/*.7))
+	rm -f $(DESTDIR)$(includedir)/libpidfd.h \
+	      $(DESTDIR)$(libdir)/libpidfd.so* $(DESTDIR)$(libdir)/libpidfd.a \
+	      $(DESTDIR)$(pkgconfigdir)/libpidfd.pc $(DESTDIR)$(bindir)/pidfd \
+	      $(DESTDIR)$(pkglibdir)/libpidfd-compat.so $(DESTDIR)$(bashcompdir)/pidfd \
+	      $(patsubst man/%,$(DESTDIR)$(mandir)/man1/%,$(wildcard man/*.1)) \
+	      $(patsubst man/%,$(DESTDIR)$(mandir)/man3/%,$(wildcard man/*.3)) \
+	      $(patsubst man/%,$(DESTDIR)$(mandir)/man7/%,$(wildcard man/*.7))
+	-rmdir $(DESTDIR)$(pkglibdir)
 
 clean:
 	rm -rf $(O)

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd-compat.so: the newest kernel's pidfd interface for programs that
  * were never ported. Preloaded (LD_PRELOAD), it catches a program's own

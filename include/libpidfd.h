@@ -1,14 +1,39 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd - the modern pidfd interface (PIDFD_GET_INFO, PIDFD_SELF*) on
  * every Linux kernel from 5.3 on: the kernel's own implementation where the
  * running kernel has it, a race-free emulation where it does not.
  *
- * This is the one public header. It provides the mainline UAPI names, each
- * only where the system headers lack it, and never includes <fcntl.h> or
- * <linux/fcntl.h> (they conflict with each other), so that it can be
- * included in any order with <linux/pidfd.h>, <sys/pidfd.h> and
- * <linux/fcntl.h>.
+ * This is the one public header. It compiles as C99 and later and as C++11
+ * and later, with -pedantic, and needs no feature macro on glibc. It
+ * provides the mainline UAPI names, each only where the system headers lack
+ * it, so that it can be included in any order with <linux/pidfd.h>,
+ * <sys/pidfd.h>, <sys/wait.h>, <signal.h>, <linux/fcntl.h> and <fcntl.h>
+ * (<fcntl.h> and <linux/fcntl.h> conflict with each other, and so each
+ * with the pidfd header of the other family; neither with this one). Two
+ * devices make that hold:
+ *
+ * - The system's <linux/pidfd.h>, where it exists, is included first, so
+ *   that whatever it defines wins and a later inclusion is a no-op. Its own
+ *   <linux/fcntl.h> is skipped (by its include guard, for the time of that
+ *   inclusion only), so that <fcntl.h> may still follow; include
+ *   <linux/fcntl.h> yourself for its names. A compiler without
+ *   __has_include (GCC before 5) skips this: there, include <linux/pidfd.h>
+ *   of Linux 6.13 or later before this header, not after it.
+ * - Only where that header declared a shorter struct pidfd_info (Linux 6.13
+ *   to 7.0), the name is macro-renamed to libpidfd_pidfd_info, the newest
+ *   layout (88 bytes); see below.
+ *
+ * PIDFD_NONBLOCK and PIDFD_THREAD are the kernel's O_NONBLOCK and O_EXCL
+ * values, spelled as numbers where <fcntl.h> has not defined those, so that
+ * this header defines no O_* name. A later <sys/pidfd.h> redefines them as
+ * O_NONBLOCK and O_EXCL, the same values, silently: it is a system header.
+ *
+ * siginfo_t comes from glibc's <bits/types/siginfo_t.h>, as for glibc's own
+ * <sys/pidfd.h>, which declares it whatever the feature macros. On other C
+ * libraries <signal.h> may declare it only for POSIX programs: a strict
+ * build there (-std=c99 and the like) defines _POSIX_C_SOURCE as 199309L or
+ * later before its first #include.
  */
 #ifndef LIBPIDFD_H
 #define LIBPIDFD_H
@@ -19,6 +44,30 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 26)
+# include <bits/types/siginfo_t.h>
+#endif
+
+#ifdef __has_include
+# if __has_include(<linux/pidfd.h>)
+#  ifndef _LINUX_FCNTL_H
+#   define _LINUX_FCNTL_H
+#   define LIBPIDFD_SKIPPED_LINUX_FCNTL_H
+#  endif
+#  include <linux/pidfd.h>
+#  ifdef LIBPIDFD_SKIPPED_LINUX_FCNTL_H
+#   undef _LINUX_FCNTL_H
+#   undef LIBPIDFD_SKIPPED_LINUX_FCNTL_H
+/* Spelled O_NONBLOCK and O_EXCL there, which nothing has defined here. */
+#   ifndef O_NONBLOCK
+#    undef PIDFD_NONBLOCK
+#   endif
+#   ifndef O_EXCL
+#    undef PIDFD_THREAD
+#   endif
+#  endif
+# endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,29 +76,28 @@ extern "C" {
 struct iovec;
 struct rusage;
 
-/*
- * PIDFD_NONBLOCK and PIDFD_THREAD are spelled O_NONBLOCK and O_EXCL, exactly
- * as the kernel and glibc spell them, so that a later definition is not a
- * conflicting one. Both fcntl headers define O_* only where undefined, so
- * the fallback values below (the generic ABI) are safe to provide.
- */
-#ifndef O_NONBLOCK
-# if defined(__alpha__) || defined(__mips__) || defined(__sparc__) || \
-     defined(__hppa__)
-#  include <fcntl.h>
+/* The kernel's O_NONBLOCK and O_EXCL (asm/fcntl.h of each architecture). */
+#ifndef PIDFD_NONBLOCK
+# if defined(__alpha__)
+#  define PIDFD_NONBLOCK 04
+# elif defined(__mips__)
+#  define PIDFD_NONBLOCK 0200
+# elif defined(__sparc__)
+#  define PIDFD_NONBLOCK 040000
+# elif defined(__hppa__)
+#  define PIDFD_NONBLOCK 0200000
 # else
-#  define O_NONBLOCK 04000
+#  define PIDFD_NONBLOCK 04000
 # endif
 #endif
-#ifndef O_EXCL
-# define O_EXCL 0200
-#endif
-
-#ifndef PIDFD_NONBLOCK
-#define PIDFD_NONBLOCK O_NONBLOCK
-#endif
 #ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL
+# if defined(__alpha__) || defined(__sparc__)
+#  define PIDFD_THREAD 04000
+# elif defined(__mips__) || defined(__hppa__)
+#  define PIDFD_THREAD 02000
+# else
+#  define PIDFD_THREAD 0200
+# endif
 #endif
 
 #ifndef PIDFD_SIGNAL_THREAD
@@ -136,18 +184,15 @@ struct rusage;
 
 #ifdef LIBPIDFD_NEED_INFO_VER3
 /*
- * The newest mainline layout (Linux 7.1, 88 bytes). Where an older system
- * header already declared a shorter struct pidfd_info, the name is pointed
- * at this one, so that every later use of "struct pidfd_info" (including
- * the system's own PIDFD_GET_INFO) sees the newest layout.
+ * The newest mainline layout (Linux 7.1, 88 bytes). Where the system header
+ * declared a shorter struct pidfd_info (Linux 6.13 to 7.0: PIDFD_GET_INFO
+ * without PIDFD_INFO_SIZE_VER3), the name is macro-renamed to this one,
+ * libpidfd_pidfd_info, so that every later use of "struct pidfd_info", the
+ * system's own PIDFD_GET_INFO included, sees the newest layout. With any
+ * other system header no macro is defined.
  */
 # ifdef PIDFD_GET_INFO
 #  define pidfd_info libpidfd_pidfd_info
-# else
-/* Nothing declared it yet: keep a later <linux/pidfd.h> from doing so. */
-#  ifndef _LINUX_PIDFD_H
-#   define _LINUX_PIDFD_H
-#  endif
 # endif
 struct pidfd_info {
 	__u64 mask;
@@ -197,7 +242,7 @@ struct pidfd_info {
 enum libpidfd_support {
 	LIBPIDFD_UNAVAILABLE = 0, /* neither the kernel nor the library can */
 	LIBPIDFD_NATIVE = 1,      /* the kernel's own implementation */
-	LIBPIDFD_EMULATED = 2,    /* the library's emulation */
+	LIBPIDFD_EMULATED = 2     /* the library's emulation */
 };
 
 /*
@@ -254,6 +299,29 @@ int libpidfd_waitid(int pidfd, siginfo_t *info, int options,
 		    struct rusage *ru);
 int libpidfd_get_namespace(int pidfd, unsigned long ioctl_cmd);
 int libpidfd_features(struct libpidfd_features *out, size_t size);
+
+/*
+ * The version of this header, written by make from the one VERSION in the
+ * Makefile (libpidfd_major_version() and friends give the running library's).
+ */
+/* BEGIN VERSION: generated by make */
+#define LIBPIDFD_VERSION_MAJOR 0
+#define LIBPIDFD_VERSION_MINOR 2
+#define LIBPIDFD_VERSION_PATCH 0
+/* END VERSION */
+
+/* Nonzero when this header is version major.minor.patch or later. */
+#define LIBPIDFD_CHECK_VERSION(major, minor, patch)                         \
+	(LIBPIDFD_VERSION_MAJOR > (major) ||                                \
+	 (LIBPIDFD_VERSION_MAJOR == (major) &&                              \
+	  (LIBPIDFD_VERSION_MINOR > (minor) ||                              \
+	   (LIBPIDFD_VERSION_MINOR == (minor) &&                            \
+	    LIBPIDFD_VERSION_PATCH >= (patch)))))
+
+int libpidfd_major_version(void);
+int libpidfd_minor_version(void);
+int libpidfd_patch_version(void);
+int libpidfd_check_version(int major, int minor, int patch);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The kernel features the library asks about: the one list from which the
  * internal enum, the probe table, the public LIBPIDFD_KERNEL_* bits (by

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_get_info(): PIDFD_GET_INFO on every kernel.
  *
@@ -123,7 +123,7 @@ static int newest_errno(int pidfd, int err)
  * library then answers itself: the request is read first, where it can be
  * (an unreadable one is the ioctl's EFAULT, after its own checks of the fd).
  */
-static SYSCALL_FRAME int info_native_fd(int pidfd, struct pidfd_info *info,
+static SYSCALL_FRAME int get_info_native_fd(int pidfd, struct pidfd_info *info,
 					size_t size)
 {
 	struct lpfd_kernel_info k;
@@ -140,17 +140,17 @@ static SYSCALL_FRAME int info_native_fd(int pidfd, struct pidfd_info *info,
 	return 0;
 }
 
-static SYSCALL_FRAME int info_native(const struct lpfd_route *r,
+static SYSCALL_FRAME int get_info_native(const struct lpfd_route *r,
 				     struct pidfd_info *info, size_t size)
 {
 	int fd, err;
 
 	if (!lpfd_route_is_self(r))
-		return info_native_fd(r->fd, info, size);
+		return get_info_native_fd(r->fd, info, size);
 	fd = lpfd_route_open_self(r);
 	if (fd < 0)
 		return fd;
-	err = info_native_fd(fd, info, size);
+	err = get_info_native_fd(fd, info, size);
 	lpfd_sys_close(fd);
 	return err;
 }
@@ -378,7 +378,7 @@ static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
 	return size > INFO_SIZE_MAX ? -E2BIG : -EINVAL;
 }
 
-static SYSCALL_FRAME int get_info(int pidfd, struct pidfd_info *info,
+static SYSCALL_FRAME int do_get_info(int pidfd, struct pidfd_info *info,
 				  size_t size)
 {
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
@@ -390,13 +390,13 @@ static SYSCALL_FRAME int get_info(int pidfd, struct pidfd_info *info,
 	if (r < 0)
 		return r;
 	if (r)
-		return info_native(&t, info, size);
+		return get_info_native(&t, info, size);
 	return info_emulated(&t, info, size);
 }
 
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 {
-	return get_info(pidfd, info, size);
+	return do_get_info(pidfd, info, size);
 }
 
 LIBPIDFD_API int libpidfd_get_info(int pidfd, struct pidfd_info *info,
@@ -404,5 +404,5 @@ LIBPIDFD_API int libpidfd_get_info(int pidfd, struct pidfd_info *info,
 {
 	int saved = errno;
 
-	return (int)lpfd_return(saved, get_info(pidfd, info, size));
+	return (int)lpfd_return(saved, do_get_info(pidfd, info, size));
 }

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_getfd(): pidfd_getfd(2), and the sentinels, which no mainline
  * kernel takes here (6.18 answers EBADF): the library's path on every one.

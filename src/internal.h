@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * Internal interfaces of libpidfd. Everything here is hidden from the
  * shared library's symbol table (-fvisibility=hidden and the version script)

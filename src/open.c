@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_open(): pidfd_open(2). Every kernel the library supports (5.3
  * on) has it, so there is nothing to emulate: a pidfd is a kernel object.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * Parsers for the /proc files the emulation reads. They take a buffer and
  * its length (no NUL needed), trust nothing in it, and fill only what they

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The feature probe table, in the shape of libbpf's: one entry per kernel
  * feature (src/feature_list.h), each found out by a real, harmless call

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_process_mrelease(): process_mrelease(2), sentinels on every
  * kernel. Real pidfds go to the kernel as they are, and so do the

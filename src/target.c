@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The one place where a pidfd argument is routed: a file descriptor goes to
  * the kernel; a sentinel naming the caller goes to the kernel where it

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The caller's memory, judged the way the kernel's copy_from_user() and
  * copy_to_user() judge it, so that a bad pointer gets EFAULT where the

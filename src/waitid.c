@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_waitid(): waitid(P_PIDFD, ...), sentinels on every kernel.
  *

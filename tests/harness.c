@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -48,11 +51,78 @@ void harness_fail(const char *file, int line, const char *fmt, ...)
 	_exit(1);
 }
 
+/*
+ * A skipping test writes its reason here (shared with the harness) and
+ * exits with SKIP_EXIT; either alone is a failure.
+ */
+#define SKIP_EXIT 77
+static char *skip_reason;
+
+void harness_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (skip_reason) {
+		va_start(ap, fmt);
+		vsnprintf(skip_reason, 256, fmt, ap);
+		va_end(ap);
+	}
+	fflush(stdout);
+	_exit(SKIP_EXIT);
+}
+
+bool harness_privileged(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	const char *declined = getenv("TEST_UNPRIVILEGED");
+
+	/* A package build's test step declines privilege even as root. */
+	if (declined && strcmp(declined, "1") == 0)
+		return false;
+	if (geteuid() != 0 || syscall(SYS_capget, &h, d) != 0)
+		return false;
+	return d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &
+	       CAP_TO_MASK(CAP_SYS_ADMIN);
+}
+
+/* TEST_MODE, else LIBPIDFD_EMULATE=1's "emulated", else "native". */
 const char *harness_mode(void)
 {
-	const char *m = getenv("TEST_MODE");
+	const char *m = getenv("TEST_MODE"), *e = getenv("LIBPIDFD_EMULATE");
 
-	return m ? m : "native";
+	if (m && *m)
+		return m;
+	return e && strcmp(e, "1") == 0 ? "emulated" : "native";
+}
+
+/*
+ * The one mode, and LIBPIDFD_EMULATE made to agree with it. The library
+ * reads LIBPIDFD_EMULATE when it is loaded, as exec left it: where it has
+ * to change, the program starts again with it changed.
+ */
+static void set_mode(char **argv)
+{
+	const char *m = harness_mode(), *e = getenv("LIBPIDFD_EMULATE");
+	bool want = strcmp(m, "emulated") == 0, have = e && strcmp(e, "1") == 0;
+
+	if (strcmp(m, "native") != 0 && !want && strcmp(m, "uml") != 0 &&
+	    strcmp(m, "qemu") != 0) {
+		fprintf(stderr, "TEST_MODE=%s: not native, emulated, uml or qemu\n", m);
+		exit(2);
+	}
+	setenv("TEST_MODE", m, 1);
+	if (want == have)
+		return;
+	if (want)
+		setenv("LIBPIDFD_EMULATE", "1", 1);
+	else
+		unsetenv("LIBPIDFD_EMULATE");
+	execv("/proc/self/exe", argv);
+	perror("execv /proc/self/exe");
+	exit(2);
 }
 
 #ifdef HARNESS_LSAN
@@ -95,17 +165,20 @@ static unsigned timeout_scale(void)
 	return n >= 1 && n <= 100 ? (unsigned)n : 1;
 }
 
+enum result { PASS, FAIL, SKIP };
+
 /* Run one test in a child of its own, killed at its timeout. */
-static bool run_one(int i)
+static enum result run_one(int i)
 {
 	pid_t pid;
 	int status;
 
 	fflush(stdout);
+	skip_reason[0] = '\0';
 	pid = fork();
 	if (pid < 0) {
 		perror("fork");
-		return false;
+		return FAIL;
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
@@ -119,32 +192,83 @@ static bool run_one(int i)
 		;
 	kill(-pid, SIGKILL); /* whatever the test left behind */
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return true;
+		return PASS;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == SKIP_EXIT &&
+	    skip_reason[0])
+		return SKIP;
 	if (WIFSIGNALED(status))
 		printf("# killed by signal %d%s\n", WTERMSIG(status),
 		       WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
+	return FAIL;
+}
+
+static int find_test(const char *name)
+{
+	for (int i = 0; i < ntests; i++)
+		if (strcmp(name, tests[i].name) == 0)
+			return i;
+	return -1;
+}
+
+/* The tests to run: all, or those named (every name must exist). */
+static bool selected(int i, int argc, char **argv)
+{
+	if (argc < 2)
+		return true;
+	for (int a = 1; a < argc; a++)
+		if (strcmp(argv[a], tests[i].name) == 0)
+			return true;
 	return false;
 }
 
 int main(int argc, char **argv)
 {
-	const char *only = argc > 1 ? argv[1] : NULL;
-	int passed = 0, failed = 0, n = 0;
+	int passed = 0, failed = 0, skipped = 0, n = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	personality_install();
-	for (int i = 0; i < ntests; i++) {
-		if (only && strcmp(only, tests[i].name) != 0)
-			continue;
-		n++;
-		if (run_one(i)) {
-			passed++;
-			printf("ok %d - %s\n", n, tests[i].name);
-		} else {
-			failed++;
-			printf("not ok %d - %s\n", n, tests[i].name);
+	if (argc == 2 && strcmp(argv[1], "-l") == 0) {
+		for (int i = 0; i < ntests; i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	for (int a = 1; a < argc; a++) {
+		if (find_test(argv[a]) < 0) {
+			fprintf(stderr, "%s: no test named '%s' (-l lists them)\n",
+				argv[0], argv[a]);
+			return 2;
 		}
 	}
-	printf("# %s: %d passed, %d failed\n", argv[0], passed, failed);
+	set_mode(argv);
+	personality_install();
+	skip_reason = mmap(NULL, 256, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (skip_reason == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	for (int i = 0; i < ntests; i++) {
+		if (!selected(i, argc, argv))
+			continue;
+		n++;
+		switch (run_one(i)) {
+		case PASS:
+			passed++;
+			printf("ok %d - %s\n", n, tests[i].name);
+			break;
+		case SKIP:
+			skipped++;
+			printf("ok %d - %s # SKIP %s\n", n, tests[i].name,
+			       skip_reason);
+			break;
+		case FAIL:
+			failed++;
+			printf("not ok %d - %s\n", n, tests[i].name);
+			break;
+		}
+	}
+	printf("# %s: %d passed, %d failed", argv[0], passed, failed);
+	if (skipped)
+		printf(", %d skipped", skipped);
+	printf("\n");
 	return failed ? 1 : 0;
 }

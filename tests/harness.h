@@ -2,9 +2,20 @@
 /*
  * The project's own small test harness. Each TEST() runs forked, bounded by
  * a timeout, and prints a TAP-like line; the binary ends with
- * "# N passed, N failed" and exits non-zero on any failure.
+ * "# N passed, N failed" (and ", N skipped" where tests skipped) and exits
+ * non-zero on any failure.
  *
- * A test fails by a failed ASSERT_*, any exit other than 0, or a signal.
+ *   test-foo [NAME...]   run all tests, or these (an unknown name is an error)
+ *   test-foo -l          list the tests
+ *
+ * A test fails by a failed ASSERT_*, any exit other than 0, or a signal. It
+ * skips ("ok N - name # SKIP reason") only by REQUIRE_PRIVILEGE(), when it
+ * needs privilege the caller lacks: as root nothing skips, unless
+ * TEST_UNPRIVILEGED=1 declines privilege (a package build's test step).
+ *
+ * The mode comes from TEST_MODE (native, emulated, uml), or where that is
+ * unset from LIBPIDFD_EMULATE=1 (emulated); the harness then sets
+ * LIBPIDFD_EMULATE to match, for the library and every program a test runs.
  */
 #ifndef LIBPIDFD_TEST_HARNESS_H
 #define LIBPIDFD_TEST_HARNESS_H
@@ -33,6 +44,20 @@ void harness_fail(const char *file, int line, const char *fmt, ...)
 #define TEST(name) TEST_TIMEOUT(name, 20)
 
 #define FAIL(...) harness_fail(__FILE__, __LINE__, __VA_ARGS__)
+
+/*
+ * The test ends here as skipped, with this reason, unless the caller is
+ * root with CAP_SYS_ADMIN (and TEST_UNPRIVILEGED=1 is not set). Call it from the test itself (not from a child
+ * it forked) before the first step that needs the privilege.
+ */
+void harness_skip(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+bool harness_privileged(void);
+#define REQUIRE_PRIVILEGE(why)                                                \
+	do {                                                                  \
+		if (!harness_privileged())                                    \
+			harness_skip("needs root: %s", why);                  \
+	} while (0)
 
 #define ASSERT_TRUE(c)                                                        \
 	do {                                                                  \

@@ -11,6 +11,7 @@ dest=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-install.XXXXXX")
 trap 'rm -rf "$dest"' EXIT
 prefix=/usr/local
 root=$dest$prefix
+version=$(sed -n 's/^VERSION *:= *//p' "$here/Makefile")
 
 fail() { echo "install-check: $*" >&2; exit 1; }
 
@@ -19,8 +20,8 @@ $make -s -C "$here" O="$build" DESTDIR="$dest" PREFIX="$prefix" install > /dev/n
 # Everything the package must install, and nothing else.
 {
 	printf '%s\n' bin/pidfd include/libpidfd.h lib/libpidfd.a \
-		lib/libpidfd.so lib/libpidfd.so.0 lib/libpidfd.so.0.1.0 \
-		lib/libpidfd-compat.so lib/pkgconfig/libpidfd.pc \
+		lib/libpidfd.so lib/libpidfd.so.0 lib/libpidfd.so.$version \
+		lib/libpidfd/libpidfd-compat.so lib/pkgconfig/libpidfd.pc \
 		share/bash-completion/completions/pidfd
 	for p in "$here"/man/*.[137]; do
 		n=$(basename "$p")
@@ -31,8 +32,8 @@ $make -s -C "$here" O="$build" DESTDIR="$dest" PREFIX="$prefix" install > /dev/n
 diff -u "$dest/want" "$dest/have" || fail "installed files differ from the list above"
 [ -n "$(ls "$here"/man/*.3 2>/dev/null)" ] || fail "no section 3 pages"
 [ "$(readlink "$root/lib/libpidfd.so")" = libpidfd.so.0 ] || fail "libpidfd.so link"
-[ "$(readlink "$root/lib/libpidfd.so.0")" = libpidfd.so.0.1.0 ] || fail "libpidfd.so.0 link"
-readelf -d "$root/lib/libpidfd.so.0.1.0" | grep -q 'SONAME.*\[libpidfd\.so\.0\]' ||
+[ "$(readlink "$root/lib/libpidfd.so.0")" = "libpidfd.so.$version" ] || fail "libpidfd.so.0 link"
+readelf -d "$root/lib/libpidfd.so.$version" | grep -q 'SONAME.*\[libpidfd\.so\.0\]' ||
 	fail "soname is not libpidfd.so.0"
 
 # A user's build: pkg-config's flags alone, against the installed tree.
@@ -47,4 +48,10 @@ out=$(LD_LIBRARY_PATH="$root/lib" "$dest/supervisor" 'exit 0' 'exit 5') && fail 
 echo "$out" | grep -q "'exit 5': exited 5$" || fail "supervisor said: $out"
 "$root/bin/pidfd" --version | grep -q '^pidfd from libpidfd ' || fail "installed pidfd --version"
 "$root/bin/pidfd" info self > /dev/null || fail "installed pidfd info self"
+# The shim: no soname (a preload module, in a directory of its own), and a
+# program runs under it, found by the path the manual gives.
+readelf -d "$root/lib/libpidfd/libpidfd-compat.so" | grep -q SONAME &&
+	fail "libpidfd-compat.so has a soname"
+LD_PRELOAD="$root/lib/libpidfd/libpidfd-compat.so" "$root/bin/pidfd" info self > /dev/null ||
+	fail "pidfd info self under the installed shim"
 echo "install-check: $(wc -l < "$dest/have") files installed as listed; example built with '$flags' and run"

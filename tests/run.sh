@@ -3,19 +3,20 @@
 #   tests/run.sh BUILD_DIR MODE     MODE: native | emulated | uml
 # native runs the kernel's own paths where it has them, emulated sets
 # LIBPIDFD_EMULATE=1, uml is native inside Linux 6.1 (see tests/uml.sh).
-# The last line is "# MODE: N passed, N failed"; the exit status is 0 only
-# if at least one test ran and none failed.
+# The last line is "# MODE: N passed, N failed" (", N skipped" after it
+# where tests skipped for want of privilege); the exit status is 0 only if
+# at least one test ran and none failed.
 set -u
 build=${1:?build dir}
 mode=${2:?mode}
 # RUN_LABEL names the run in the output (asan-native, say); TEST_MODE stays.
 label=${RUN_LABEL:-$mode}
+# The harness sets LIBPIDFD_EMULATE from TEST_MODE.
 export TEST_MODE="$mode"
-unset LIBPIDFD_EMULATE
-[ "$mode" = emulated ] && export LIBPIDFD_EMULATE=1
 
 passed=0
 failed=0
+skipped=0
 log=$(mktemp "${TMPDIR:-/tmp}/libpidfd-run.XXXXXX")
 for t in "$build"/tests/test-*; do
 	[ -x "$t" ] || continue
@@ -25,7 +26,8 @@ for t in "$build"/tests/test-*; do
 	"$t" > "$log" 2>&1
 	rc=$?
 	sed "s/^/[$label] $name: /" "$log"
-	p=$(grep -c '^ok ' "$log")
+	s=$(grep -c '^ok .* # SKIP ' "$log")
+	p=$(($(grep -c '^ok ' "$log") - s))
 	f=$(grep -c '^not ok ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "[$label] $name: not ok - binary exited $rc"
@@ -33,7 +35,12 @@ for t in "$build"/tests/test-*; do
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + s))
 done
 rm -f "$log"
-echo "# $label: $passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+	echo "# $label: $passed passed, $failed failed, $skipped skipped"
+else
+	echo "# $label: $passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -34,6 +34,7 @@ export UML_TIMEOUT="${UML_TIMEOUT:-7200}"
 export CHECK_KERNELS_ONLY=1
 total_p=0
 total_f=0
+total_s=0
 for i in $(seq 1 "$rounds"); do
 	log="$logs/round-$i.log"
 	start=$(date +%s)
@@ -42,16 +43,25 @@ for i in $(seq 1 "$rounds"); do
 	echo "# round $i of $rounds ($(($(date +%s) - start)) s): $line"
 	grep -E 'not ok|no result|killed by signal|: # [^ ]+\.[ch]:[0-9]+: ' "$log" |
 		sed "s/^/#   /"
+	# "N passed, N failed", and ", N skipped" where tests skipped.
 	case "$line" in
-	*" passed, "*" failed")
+	*" passed, "*" failed"*)
 		total_p=$((total_p + ${line%% passed*}))
 		f=${line##*passed, }
-		total_f=$((total_f + ${f%% failed}))
+		total_f=$((total_f + ${f%% failed*}))
+		case "$line" in
+		*" skipped")
+			s=${line##*failed, }
+			total_s=$((total_s + ${s%% skipped}))
+			;;
+		esac
 		;;
 	*)
 		total_f=$((total_f + 1))
 		;;
 	esac
 done
-echo "$total_p passed, $total_f failed"
+skips=
+[ "$total_s" -eq 0 ] || skips=", $total_s skipped"
+echo "$total_p passed, $total_f failed$skips"
 [ "$total_f" -eq 0 ]

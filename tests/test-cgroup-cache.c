@@ -60,18 +60,6 @@ static void expect_id_or_none(uint64_t want)
 			ASSERT_EQ(id, want);
 }
 
-static void join(const char *dir)
-{
-	char procs[700];
-	int f;
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	f = open(procs, O_WRONLY | O_CLOEXEC);
-	ASSERT_GE(f, 0);
-	ASSERT_EQ(write(f, "0\n", 2), 2);
-	close(f);
-}
-
 /* Run fn in a child and check it passed, then remove dirs (deepest first). */
 static void in_child(void (*fn)(void), char dirs[][600], int ndirs)
 {
@@ -99,6 +87,7 @@ static void make_dirs(const char *const rel[], int n)
 {
 	const char *mnt = util_cgroup2_mount();
 
+	REQUIRE_PRIVILEGE("creates cgroups");
 	ASSERT_TRUE(mnt[0]);
 	snprintf(g_name, sizeof(g_name), "libpidfd-cc-%d", getpid());
 	for (int i = 0; i < n; i++) {
@@ -124,7 +113,7 @@ static void unshare_cgroup_ns(void)
 	uint64_t id_a = util_cgroup_id(g_dirs[0]);
 	char mnt[128];
 
-	join(g_dirs[0]);
+	util_cgroup_move(g_dirs[0], 0);
 	expect_id(id_a);
 	ASSERT_EQ(unshare(CLONE_NEWCGROUP), 0);
 	expect_id_or_none(id_a);
@@ -158,7 +147,7 @@ static void remount_other_root(void)
 	const char *sys = util_cgroup2_mount();
 	char x[128], y[128], src[300];
 
-	join(g_dirs[1]);
+	util_cgroup_move(g_dirs[1], 0);
 	private_mounts();
 	snprintf(x, sizeof(x), "/tmp/%s-x", g_name);
 	snprintf(y, sizeof(y), "/tmp/%s-y", g_name);
@@ -202,13 +191,13 @@ static void fork_and_move(void)
 	int status;
 	pid_t pid;
 
-	join(g_dirs[0]);
+	util_cgroup_move(g_dirs[0], 0);
 	expect_id(id_a);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		expect_id(id_a);
-		join(g_dirs[1]);
+		util_cgroup_move(g_dirs[1], 0);
 		expect_id(id_b);
 		_exit(0);
 	}

@@ -107,6 +107,7 @@ TEST(proc_of_another_pid_namespace_is_named)
 {
 	struct cli_out o;
 
+	REQUIRE_PRIVILEGE("creates a pid namespace");
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "PID", "1",
 					      NULL }, new_pidns, NULL), 1);
 	ASSERT_EQ(o.out[0], '\0');
@@ -141,6 +142,7 @@ TEST(proc_not_mounted_is_named)
 {
 	struct cli_out o;
 
+	REQUIRE_PRIVILEGE("unmounts /proc in a mount namespace of its own");
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "PID", "X",
 					      NULL }, no_proc, NULL), 1);
 	ASSERT_EQ(o.out[0], '\0');

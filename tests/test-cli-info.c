@@ -58,8 +58,10 @@ TEST(info_table_of_known_child)
 	struct cli_out o;
 	char pidstr[16], row[4096], *f[16];
 	int fd;
-	pid_t pid = util_spawn(distinct_ids, NULL, &fd);
+	pid_t pid;
 
+	REQUIRE_PRIVILEGE("gives a child other credentials");
+	pid = util_spawn(distinct_ids, NULL, &fd);
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--fields",
 		      "PID,PPID,RUID,EUID,SUID,FSUID,RGID,EGID,SGID,FSGID,CGROUP",
@@ -110,8 +112,10 @@ TEST(info_json_of_known_child_and_self)
 	struct cli_out o;
 	char pidstr[16], obj[4096], want[32];
 	int fd;
-	pid_t pid = util_spawn(distinct_ids, NULL, &fd);
+	pid_t pid;
 
+	REQUIRE_PRIVILEGE("gives a child other credentials");
+	pid = util_spawn(distinct_ids, NULL, &fd);
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--json", pidstr, "self"), 0);
 	/* One document, as util-linux writes it, a process a line. */
@@ -374,8 +378,10 @@ TEST(info_all_and_by_user)
 {
 	struct cli_out o;
 	int fd;
-	pid_t pid = util_spawn(distinct_ids, NULL, &fd);
+	pid_t pid;
 
+	REQUIRE_PRIVILEGE("gives a child other credentials");
+	pid = util_spawn(distinct_ids, NULL, &fd);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--all", "-n", "-o", "PID,EUID,COMM"), 0);
 	ASSERT_TRUE(lists_pid(o.out, 1));
 	ASSERT_TRUE(lists_pid(o.out, getpid()));
@@ -434,6 +440,7 @@ TEST(info_cgroup_under_escaped_mount_point)
 	struct cli_out o;
 	char obj[4096];
 
+	REQUIRE_PRIVILEGE("mounts cgroup2 in a mount namespace of its own");
 	ASSERT_TRUE(mkdtemp(cg_dir) != NULL);
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-j", "-o",
 					      "CGROUPID,CGROUP", "self", NULL },

@@ -167,7 +167,7 @@ static void reuse_and_kill(void)
 
 TEST_TIMEOUT(kill_reused_pid_signals_nobody, 60)
 {
-	util_as_pidns_init(reuse_and_kill);
+	util_in_pidns(reuse_and_kill, true);
 }
 
 TEST(kill_list_names_signals)

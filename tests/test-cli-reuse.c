@@ -17,13 +17,13 @@
 #include <sys/uio.h>
 
 #include "cli.h"
-#include "reliab.h"
+#include "util.h"
 
 struct reuse_ctx {
 	int req[2], ack[2]; /* the tool's listener handed over, and taken */
 	int victim_fd;      /* the pidfd the tool is asked about, by pid */
 	pid_t victim;
-	struct reliab_gen gen; /* the newcomer at the victim's pid */
+	struct util_gen gen; /* the newcomer at the victim's pid */
 	int newcomer_fd;
 	bool reused;
 };
@@ -72,16 +72,17 @@ static void path_of(const struct seccomp_notif *req, char *buf, size_t size)
 }
 
 /* The reuse, at the open of the victim's stat file. */
-static void maybe_reuse(const struct seccomp_notif *req)
+static void maybe_reuse(const struct seccomp_notif *req, void *arg)
 {
 	char path[64], want[64];
 
+	(void)arg;
 	snprintf(want, sizeof(want), "/proc/%d/stat", ctx.victim);
 	path_of(req, path, sizeof(path));
 	if (ctx.reused || strcmp(path, want) != 0)
 		return;
-	reliab_kill_reap(ctx.victim_fd);
-	ASSERT_EQ(reliab_spawn_gen(&ctx.gen, 2222, ctx.victim, &ctx.newcomer_fd),
+	util_kill_reap_keep_fd(ctx.victim_fd);
+	ASSERT_EQ(util_spawn_gen(&ctx.gen, 2222, ctx.victim, &ctx.newcomer_fd),
 		  ctx.victim);
 	ctx.reused = true;
 }
@@ -89,58 +90,29 @@ static void maybe_reuse(const struct seccomp_notif *req)
 static void *supervise(void *arg)
 {
 	struct handover h;
-	struct pollfd p = { .events = POLLIN };
-	int tool;
+	int tool, listener;
 
 	(void)arg;
 	ASSERT_EQ(read(ctx.req[0], &h, sizeof(h)), sizeof(h));
 	tool = libpidfd_open(h.pid, 0);
 	ASSERT_GE(tool, 0);
-	p.fd = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
-	ASSERT_GE(p.fd, 0);
+	listener = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
+	ASSERT_GE(listener, 0);
 	close(tool);
 	ASSERT_EQ(write(ctx.ack[1], "", 1), 1);
-	for (;;) {
-		struct seccomp_notif req;
-		struct seccomp_notif_resp resp;
-
-		if (poll(&p, 1, -1) < 0 && errno == EINTR)
-			continue;
-		if (!(p.revents & POLLIN))
-			break; /* the tool is gone */
-		memset(&req, 0, sizeof(req));
-		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
-			continue;
-		maybe_reuse(&req);
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	}
-	close(p.fd);
+	util_notif_serve(listener, maybe_reuse, NULL); /* until the tool is gone */
 	return NULL;
+}
+
+static void name_old_owner(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, (unsigned long)"old-owner", 0, 0, 0);
 }
 
 static void set_name(void)
 {
-	int ready[2];
-	char c = 0;
-
-	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
-	ctx.victim = fork();
-	ASSERT_GE(ctx.victim, 0);
-	if (ctx.victim == 0) {
-		prctl(PR_SET_NAME, (unsigned long)"old-owner", 0, 0, 0);
-		if (write(ready[1], &c, 1) != 1)
-			_exit(99);
-		for (;;)
-			pause();
-	}
-	close(ready[1]);
-	ASSERT_EQ(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	ctx.victim_fd = libpidfd_open(ctx.victim, 0);
-	ASSERT_GE(ctx.victim_fd, 0);
+	ctx.victim = util_spawn(name_old_owner, NULL, &ctx.victim_fd);
 }
 
 /* As pid 1 of a pid namespace with its own /proc, where pids can be chosen. */
@@ -167,10 +139,10 @@ static void reuse_under_the_tool(void)
 		FAIL("want %s got %s", want, o.out);
 	/* The newcomer is there, and the tool left it alone. */
 	ASSERT_EQ(syscall(SYS_pidfd_send_signal, ctx.newcomer_fd, 0, NULL, 0), 0);
-	reliab_kill_reap(ctx.newcomer_fd);
+	util_kill_reap_keep_fd(ctx.newcomer_fd);
 }
 
 TEST_TIMEOUT(info_never_shows_a_recycled_pids_proc_data, 60)
 {
-	reliab_in_pidns(reuse_under_the_tool, true);
+	util_in_pidns(reuse_under_the_tool, true);
 }

@@ -150,6 +150,7 @@ TEST(compat_info_self)
 
 TEST(compat_info_child)
 {
+	REQUIRE_PRIVILEGE("gives a child other credentials");
 	expect_case("info-child", has(LPFD_FEAT_GET_INFO) ? "ok" :
 		    info_ioctl_refused("child:ENOTTY", "child:EINVAL"));
 }
@@ -185,6 +186,7 @@ TEST(compat_info_encoding)
 /* 6.11 and 6.12 refuse an argument before they look for the process. */
 TEST(compat_ns_ioctls)
 {
+	REQUIRE_PRIVILEGE("creates a UTS namespace");
 	expect_case("ns", !has(LPFD_FEAT_NS_IOCTLS) ? "cgroup:ENOTTY" :
 		    has(LPFD_FEAT_GET_INFO) ? "ok" : "reaped-arg:EINVAL");
 }

@@ -6,6 +6,7 @@
  * thread with a file table of its own (unshare(CLONE_FILES)), and a
  * program after exec. Both library paths, every mode.
  */
+#include <fcntl.h>
 #include <libpidfd.h>
 #include <pthread.h>
 #include <sys/mount.h>
@@ -13,7 +14,6 @@
 #include <sys/uio.h>
 
 #include "internal.h"
-#include "reliab.h"
 #include "util.h"
 
 #ifndef MADV_COLD
@@ -132,7 +132,7 @@ static void *hammer(void *arg)
 		unsigned int x = rand_r(&seed);
 		int i = (int)(x % TARGETS), own;
 
-		reliab_set_path((x >> 8) & 1);
+		util_set_path((x >> 8) & 1);
 		calls_on(S.fd[i], i);
 		/* A pidfd of this thread's own, opened now: live or ESRCH. */
 		own = libpidfd_open(S.pid[i], 0);
@@ -150,7 +150,7 @@ static void *hammer(void *arg)
 static void threads_while_targets_exit(void)
 {
 	pthread_t th[THREADS];
-	int before = reliab_count_fds();
+	int before = util_count_fds();
 
 	for (int i = 0; i < TARGETS; i++)
 		S.pid[i] = util_spawn(become, (void *)(uintptr_t)(UID_BASE + i),
@@ -174,13 +174,13 @@ static void threads_while_targets_exit(void)
 		FAIL("%d wrong answers, the first: %s", S.wrong, S.first);
 	for (int i = 0; i < TARGETS; i++)
 		close(S.fd[i]);
-	ASSERT_EQ(reliab_count_fds(), before);
+	ASSERT_EQ(util_count_fds(), before);
 }
 
 TEST_TIMEOUT(threads_call_everything_while_targets_exit, 60)
 {
 	/* In a pid namespace of its own, so that no pid is reused meanwhile. */
-	reliab_in_pidns(threads_while_targets_exit, true);
+	util_in_pidns(threads_while_targets_exit, true);
 }
 
 /* ------------------------------------------------------------------------
@@ -234,6 +234,7 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 	pthread_t self = pthread_self(), th;
 	int rounds = strcmp(harness_mode(), "uml") == 0 ? 200 : 3000;
 
+	REQUIRE_PRIVILEGE("gives a child other credentials");
 	H.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &H.fd);
 	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
 	ASSERT_EQ(pthread_create(&th, NULL, pester, &self), 0);
@@ -241,7 +242,7 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 	for (int i = 0; (i < rounds || H.handled == 0) && !H.bad; i++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
-		reliab_set_path(i & 1);
+		util_set_path(i & 1);
 		errno = 0;
 		if (libpidfd_get_info(H.fd, &info, sizeof(info)) != 0) {
 			int err = errno;
@@ -283,7 +284,7 @@ static void fork_child_checks(pid_t parent, uint64_t parent_uts)
 	int ns, fd;
 
 	for (int em = 0; em < 2; em++) {
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_getpid(PIDFD_SELF_PROCESS), getpid());
 		ASSERT_EQ(libpidfd_getpid(PIDFD_SELF_THREAD), getpid());
 		ASSERT_EQ(libpidfd_get_info(PIDFD_SELF_PROCESS, &info,
@@ -295,19 +296,9 @@ static void fork_child_checks(pid_t parent, uint64_t parent_uts)
 	ASSERT_EQ(unshare(CLONE_NEWUTS), 0);
 	snprintf(dir, sizeof(dir), "%s/libpidfd-fork-%d", m, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
-	{
-		char procs[600], pid[16];
-		int p;
-
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-		snprintf(pid, sizeof(pid), "%d", getpid());
-		p = open(procs, O_WRONLY);
-		ASSERT_GE(p, 0);
-		ASSERT_EQ(write(p, pid, strlen(pid)), (ssize_t)strlen(pid));
-		close(p);
-	}
+	util_cgroup_move(dir, getpid());
 	for (int em = 0; em < 2; em++) {
-		reliab_set_path(em);
+		util_set_path(em);
 		ns = libpidfd_get_namespace(PIDFD_SELF_PROCESS,
 					    PIDFD_GET_UTS_NAMESPACE);
 		ASSERT_GE(ns, 0);
@@ -352,9 +343,10 @@ TEST(calls_right_after_fork_answer_for_the_child)
 	int ns, status;
 	pid_t child;
 
+	REQUIRE_PRIVILEGE("creates a UTS namespace and a cgroup");
 	/* Every cache the library has, warmed in the parent. */
 	for (int em = 0; em < 2; em++) {
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_get_info(PIDFD_SELF_PROCESS, &info,
 					    sizeof(info)), 0);
 		ns = libpidfd_get_namespace(PIDFD_SELF_PROCESS,
@@ -400,7 +392,7 @@ static void *with_own_table(void *arg)
 	for (int em = 0; em < 2; em++) {
 		struct pidfd_info info = { .mask = 0 };
 
-		reliab_set_path(em);
+		util_set_path(em);
 		if (libpidfd_getpid(o->number) != o->mine)
 			return NULL;
 		if (libpidfd_get_info(o->number, &info, sizeof(info)) != 0 ||
@@ -424,6 +416,7 @@ TEST(thread_with_its_own_file_table_is_answered_from_it)
 	int mine, theirs;
 	pthread_t th;
 
+	REQUIRE_PRIVILEGE("gives children other credentials");
 	o.mine = util_spawn(become, (void *)(uintptr_t)(UID_BASE + 1), &mine);
 	o.theirs = util_spawn(become, (void *)(uintptr_t)(UID_BASE + 2), &theirs);
 	ASSERT_EQ(dup2(theirs, o.number), o.number);
@@ -432,7 +425,7 @@ TEST(thread_with_its_own_file_table_is_answered_from_it)
 	ASSERT_EQ(o.ok, 1);
 	/* And the process's own table still answers for its own pidfd. */
 	for (int em = 0; em < 2; em++) {
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_getpid(o.number), o.theirs);
 	}
 	util_kill_reap(mine);
@@ -453,7 +446,7 @@ static void after_exec(const char *how)
 
 	ASSERT_EQ(sscanf(how, "%d %d %d", &fd, &pid, &uid), 3);
 	for (int em = 0; em < 2; em++) {
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_getpid(fd), pid);
 		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 		ASSERT_EQ(info.pid, pid);
@@ -475,6 +468,7 @@ TEST(calls_after_exec_on_an_inherited_pidfd)
 		after_exec(how);
 		return;
 	}
+	REQUIRE_PRIVILEGE("gives a child other credentials");
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	ASSERT_GE(n, 1);
 	self[n] = '\0';
@@ -536,7 +530,7 @@ static void *cache_user(void *arg)
 	if ((r = libpidfd_send_signal(C.fd, 0, NULL, 0)) != 0)
 		cache_wrong("send_signal", -1, r, errno);
 	/* The cgroup2 mount is cached by the emulation only. */
-	reliab_set_path(1);
+	util_set_path(1);
 	for (int i = 0; i < C.rounds; i++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
@@ -603,6 +597,7 @@ TEST_TIMEOUT(threads_fill_and_rewrite_the_caches_at_once, 60)
 	int status;
 	pid_t child;
 
+	REQUIRE_PRIVILEGE("creates cgroups and mounts");
 	ASSERT_TRUE(root[0]); /* the suite mounts cgroup2 where there is none */
 	snprintf(base, sizeof(base), "%s/libpidfd-caches-%d", root, getpid());
 	snprintf(t, sizeof(t), "%s/t", base);

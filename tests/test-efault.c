@@ -52,7 +52,7 @@ static void info_efault_on(int fd, const char *target, bool emulate, char *p)
 	struct bad bad[4];
 	int n = bad_places(p, sizeof(struct pidfd_info), bad);
 
-	lpfd_emulate_override(emulate);
+	util_set_path(emulate);
 	for (int i = 0; i < n; i++) {
 		/* The read-only page still holds a readable mask. */
 		errno = 0;
@@ -90,7 +90,7 @@ static void null_and_sizes(bool emulate)
 	int fd;
 
 	util_spawn(NULL, NULL, &fd);
-	lpfd_emulate_override(emulate);
+	util_set_path(emulate);
 	ASSERT_ERRNO(libpidfd_get_info(fd, NULL, sizeof(struct pidfd_info)), EINVAL);
 	ASSERT_ERRNO(libpidfd_get_info(fd, (void *)big, SIZE_MAX), E2BIG);
 	ASSERT_ERRNO(libpidfd_get_info(fd, (void *)big, 16384), E2BIG);
@@ -121,7 +121,7 @@ static void features_efault(bool emulate)
 	struct bad bad[4];
 	int n = bad_places(p, sizeof(struct libpidfd_features), bad);
 
-	lpfd_emulate_override(emulate);
+	util_set_path(emulate);
 	for (int i = 0; i < n; i++)
 		ASSERT_ERRNO(libpidfd_features(bad[i].ptr,
 					       sizeof(struct libpidfd_features)),
@@ -142,7 +142,7 @@ static void signal_efault(bool emulate)
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	ASSERT_EQ(sigprocmask(SIG_BLOCK, &usr1, NULL), 0);
-	lpfd_emulate_override(emulate);
+	util_set_path(emulate);
 	ASSERT_ERRNO(libpidfd_send_signal(PIDFD_SELF, SIGUSR1, (siginfo_t *)1, 0),
 		     EFAULT);
 	ASSERT_ERRNO(libpidfd_send_signal(PIDFD_SELF_PROCESS, SIGUSR1,
@@ -163,7 +163,7 @@ static void waitid_efault(bool emulate)
 	siginfo_t si;
 	int fd;
 
-	lpfd_emulate_override(emulate);
+	util_set_path(emulate);
 	ASSERT_ERRNO(libpidfd_waitid(PIDFD_SELF, (siginfo_t *)(p + PAGE),
 				     WEXITED, NULL), EFAULT);
 	util_zombie(5, &fd);
@@ -191,7 +191,7 @@ static void madvise_efault(bool emulate)
 
 	half->iov_base = p;
 	half->iov_len = PAGE;
-	lpfd_emulate_override(emulate);
+	util_set_path(emulate);
 	ASSERT_ERRNO(libpidfd_process_madvise(PIDFD_SELF, (struct iovec *)1, 1,
 					      MADV_WILLNEED, 0), EFAULT);
 	ASSERT_ERRNO(libpidfd_process_madvise(PIDFD_SELF_PROCESS, half, 2,

@@ -6,13 +6,15 @@
  * data, on both library paths. Every environment is set up in a child with
  * a private mount namespace, so the rest of the system never sees it.
  */
+#include <fcntl.h>
 #include <libpidfd.h>
 #include <linux/magic.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#include "reliab.h"
 #include "util.h"
 
 #define TARGET_UID 4321u
@@ -48,7 +50,7 @@ static void expect_right_or(int fd, pid_t pid, unsigned int uid, int emulate,
 	int r;
 	pid_t p;
 
-	reliab_set_path(emulate);
+	util_set_path(emulate);
 	errno = 0;
 	r = libpidfd_get_info(fd, &info, sizeof(info));
 	if (r == 0) {
@@ -82,7 +84,7 @@ static void expect_own_uts_or(int err)
 		struct stat st;
 		int ns;
 
-		reliab_set_path(em);
+		util_set_path(em);
 		errno = 0;
 		ns = libpidfd_get_namespace(PIDFD_SELF_PROCESS,
 					    PIDFD_GET_UTS_NAMESPACE);
@@ -116,7 +118,7 @@ static void expect_self_works(void)
 	for (int em = 0; em < 2; em++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_get_info(PIDFD_SELF_PROCESS, &info,
 					    sizeof(info)), 0);
 		ASSERT_EQ(info.pid, getpid());
@@ -148,20 +150,20 @@ static void no_proc(void)
 		expect_right_or(fd, pid, TARGET_UID, em, ENOSYS);
 	/* A native answer where the kernel has one. */
 	if (kernel_answers()) {
-		reliab_set_path(0);
+		util_set_path(0);
 		ASSERT_EQ(libpidfd_getpid(fd), pid);
 	}
 	expect_self_works();
 	expect_own_uts_or(ENOSYS);
 	/* A closed fd is still EBADF, not ENOSYS. */
-	reliab_set_path(1);
+	util_set_path(1);
 	ASSERT_ERRNO(libpidfd_getpid(999), EBADF);
 	util_kill_reap(fd);
 }
 
 TEST(proc_not_mounted_gives_enosys_or_the_right_answer)
 {
-	reliab_in_private_mounts(no_proc);
+	util_in_private_mounts(no_proc);
 }
 
 /*
@@ -211,7 +213,7 @@ static void forged_proc(void)
 
 TEST(proc_forged_on_another_file_system_is_not_believed)
 {
-	reliab_in_private_mounts(forged_proc);
+	util_in_private_mounts(forged_proc);
 }
 
 /* ------------------------------------------------------------------------
@@ -233,7 +235,7 @@ static void ancestor_proc(void)
 
 TEST(proc_of_the_parent_pid_namespace_gives_enosys)
 {
-	reliab_in_pidns(ancestor_proc, false);
+	util_in_pidns(ancestor_proc, false);
 }
 
 /*
@@ -257,7 +259,7 @@ static void same_pid_child(void)
 static void same_pid(void)
 {
 	pid_t tid[2], got = -1;
-	struct reliab_clone_args a = {
+	struct util_clone_args a = {
 		.exit_signal = SIGCHLD,
 		.set_tid = (uint64_t)(uintptr_t)tid,
 		.set_tid_size = 2,
@@ -286,7 +288,7 @@ static void same_pid(void)
 
 TEST(proc_of_the_parent_pid_namespace_with_the_same_own_pid_gives_enosys)
 {
-	reliab_in_pidns(same_pid, false);
+	util_in_pidns(same_pid, false);
 }
 
 /*
@@ -323,7 +325,7 @@ static void descendant_proc(void)
 
 TEST(proc_of_a_child_pid_namespace_gives_enosys)
 {
-	reliab_in_private_mounts(descendant_proc);
+	util_in_private_mounts(descendant_proc);
 }
 
 /* ------------------------------------------------------------------------
@@ -371,7 +373,7 @@ static void hidepid(void)
 
 TEST(proc_with_hidepid_seen_unprivileged_never_misleads)
 {
-	reliab_in_private_mounts(hidepid);
+	util_in_private_mounts(hidepid);
 }
 
 /* ------------------------------------------------------------------------
@@ -383,7 +385,7 @@ static uint64_t cgroupid_of(int fd, int emulate, bool *have)
 {
 	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
-	reliab_set_path(emulate);
+	util_set_path(emulate);
 	ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 	*have = info.mask & PIDFD_INFO_CGROUPID;
 	return info.cgroupid;
@@ -391,24 +393,19 @@ static uint64_t cgroupid_of(int fd, int emulate, bool *have)
 
 static void no_cgroup2(void)
 {
-	char dir[600], procs[700], pidstr[16], mnt[] = "/tmp/libpidfd-cg2.XXXXXX";
+	char dir[600], mnt[] = "/tmp/libpidfd-cg2.XXXXXX";
 	const char *m = util_cgroup2_mount();
 	uint64_t want, got;
 	bool have;
 	pid_t pid;
-	int fd, pfd;
+	int fd;
 
 	ASSERT_TRUE(m[0]);
 	snprintf(dir, sizeof(dir), "%s/libpidfd-env-%d", m, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
 	want = util_cgroup_id(dir);
 	pid = spawn_target(TARGET_UID, &fd);
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
-	pfd = open(procs, O_WRONLY);
-	ASSERT_GE(pfd, 0);
-	ASSERT_EQ(write(pfd, pidstr, strlen(pidstr)), (ssize_t)strlen(pidstr));
-	close(pfd);
+	util_cgroup_move(dir, pid);
 	for (int em = 0; em < 2; em++) {
 		got = cgroupid_of(fd, em, &have);
 		ASSERT_TRUE(have);
@@ -441,5 +438,5 @@ static void no_cgroup2(void)
 
 TEST(no_cgroup2_mount_leaves_cgroupid_clear_never_wrong)
 {
-	reliab_in_private_mounts(no_cgroup2);
+	util_in_private_mounts(no_cgroup2);
 }

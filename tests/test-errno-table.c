@@ -26,6 +26,7 @@
 
 #include "harness.h"
 #include "internal.h"
+#include "util.h"
 
 #ifndef MADV_COLD
 #define MADV_COLD 20
@@ -221,7 +222,7 @@ static void column(enum fn f, const char *fname)
 	}
 	open_every_kind();
 	for (int path = 0; path < 2; path++) {
-		lpfd_emulate_override(path);
+		util_set_path(path);
 		for (int k = 0; k < KINDS; k++) {
 			int w = lacks ? ENOSYS : want[k][f], got;
 

@@ -16,7 +16,6 @@
 #include <sys/resource.h>
 #include <sys/uio.h>
 
-#include "reliab.h"
 #include "util.h"
 
 #ifndef MADV_COLD
@@ -208,10 +207,10 @@ struct result {
 /* One call, its fds counted around it; a returned fd is closed first. */
 static void run_call(const struct call *c, struct result *r)
 {
-	uint64_t before[RELIAB_FDS / 64], after[RELIAB_FDS / 64];
+	uint64_t before[UTIL_FDS / 64], after[UTIL_FDS / 64];
 
 	memset(&r->info, 0, sizeof(r->info));
-	ASSERT_GE(reliab_open_fds(before), 0);
+	ASSERT_GE(util_open_fds(before), 0);
 	errno = 0;
 	r->ret = c->fn(&r->info);
 	r->err = r->ret < 0 ? errno : 0;
@@ -228,7 +227,7 @@ static void run_call(const struct call *c, struct result *r)
 		    r->info.pid == (uint32_t)gettid())
 			r->info.pid = r->info.tgid = 1;
 	}
-	ASSERT_GE(reliab_open_fds(after), 0);
+	ASSERT_GE(util_open_fds(after), 0);
 	r->leaked = memcmp(before, after, sizeof(before)) != 0;
 }
 
@@ -237,7 +236,7 @@ static void run_table(struct result *out)
 {
 	for (int em = 0; em < 2; em++)
 		for (size_t i = 0; i < NCALLS; i++) {
-			reliab_set_path(em);
+			util_set_path(em);
 			run_call(&calls[i], &out[em * NCALLS + i]);
 		}
 }
@@ -370,5 +369,5 @@ TEST_TIMEOUT(every_function_leaks_no_fd_and_says_emfile_or_right, 60)
 	/* Opened here, it names a process outside the namespace below. */
 	F.remote = libpidfd_open(getpid(), 0);
 	ASSERT_GE(F.remote, 0);
-	reliab_in_pidns(fdleak_all, true);
+	util_in_pidns(fdleak_all, true);
 }

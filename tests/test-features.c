@@ -152,6 +152,20 @@ TEST(every_kernel_bit_is_what_the_kernel_says)
 	}
 }
 
+/* The public table in this mode: the paths of get_info and open, the switch. */
+TEST(features_match_mode)
+{
+	struct libpidfd_features f;
+
+	ASSERT_EQ(libpidfd_features(&f, sizeof(f)), 0);
+	if (util_native(LPFD_FEAT_GET_INFO))
+		ASSERT_EQ(f.get_info, LIBPIDFD_NATIVE);
+	else
+		ASSERT_EQ(f.get_info, LIBPIDFD_EMULATED);
+	ASSERT_EQ(f.open, LIBPIDFD_NATIVE);
+	ASSERT_EQ(f.emulate_forced, strcmp(harness_mode(), "emulated") == 0);
+}
+
 /* The names the tool prints come from the same list as the bits. */
 TEST(every_feature_has_a_name_and_a_release)
 {
@@ -182,7 +196,7 @@ TEST(a_probe_that_cannot_run_gives_up_after_three_calls)
 	struct pidfd_info info = { .mask = 0 };
 	int fd, r;
 
-	lpfd_emulate_override(0); /* the native path asks the probe, in every mode */
+	util_set_path(0); /* the native path asks the probe, in every mode */
 	fd = self_pidfd();
 	/* No descriptor left: pidfd_open (the GET_INFO probe) cannot run. */
 	{

@@ -121,6 +121,24 @@ TEST(self_pidfd)
 	close(fd);
 }
 
+/* The plain call a program makes: its own pidfd, the default mask. */
+TEST(get_info_self_fd)
+{
+	struct pidfd_info info = { .mask = 0 };
+	int fd = libpidfd_open(getpid(), 0);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
+	ASSERT_EQ(info.pid, getpid());
+	ASSERT_EQ(info.tgid, getpid());
+	ASSERT_EQ(info.ppid, getppid());
+	ASSERT_EQ(info.ruid, getuid());
+	ASSERT_EQ(info.euid, geteuid());
+	ASSERT_TRUE(info.mask & PIDFD_INFO_PID);
+	ASSERT_TRUE(info.mask & PIDFD_INFO_CREDS);
+	close(fd);
+}
+
 TEST(self_sentinels)
 {
 	struct util_res r;
@@ -209,7 +227,7 @@ TEST(child_with_distinct_credentials)
 	struct util_res r;
 	int fd;
 
-	ASSERT_EQ(geteuid(), 0); /* the suite runs as root */
+	REQUIRE_PRIVILEGE("gives a child other credentials");
 	util_spawn(become_odd_creds, NULL, &fd);
 	both(fd, WANT, 88, false, &r);
 	ASSERT_EQ(r.ret, 0);
@@ -267,28 +285,13 @@ TEST(reaped_child)
 	close(fd);
 }
 
-static pthread_barrier_t thread_started, thread_may_exit;
-static pid_t thread_tid;
-
-static void *parked_thread(void *arg)
-{
-	(void)arg;
-	thread_tid = gettid();
-	pthread_barrier_wait(&thread_started);
-	pthread_barrier_wait(&thread_may_exit);
-	return NULL;
-}
-
 TEST(thread_pidfd)
 {
+	struct util_parked t;
 	struct util_res r;
-	pthread_t t;
+	pid_t thread_tid = util_park_thread(&t);
 	int fd;
 
-	pthread_barrier_init(&thread_started, NULL, 2);
-	pthread_barrier_init(&thread_may_exit, NULL, 2);
-	ASSERT_EQ(pthread_create(&t, NULL, parked_thread, NULL), 0);
-	pthread_barrier_wait(&thread_started);
 	fd = libpidfd_open(thread_tid, PIDFD_THREAD);
 	if (lpfd_kernel_has(LPFD_FEAT_PIDFD_THREAD) > 0) {
 		ASSERT_GE(fd, 0);
@@ -303,8 +306,7 @@ TEST(thread_pidfd)
 		ASSERT_EQ(fd, -1);
 		ASSERT_EQ(errno, EINVAL);
 	}
-	pthread_barrier_wait(&thread_may_exit);
-	ASSERT_EQ(pthread_join(t, NULL), 0);
+	util_unpark_thread(&t);
 }
 
 /*
@@ -329,7 +331,7 @@ TEST(child_pid_namespace)
 {
 	outside_pidfd = libpidfd_open(getpid(), 0);
 	ASSERT_GE(outside_pidfd, 0);
-	util_as_pidns_init(outside_process_is_eremote);
+	util_in_pidns(outside_process_is_eremote, true);
 }
 
 TEST(child_in_pid_namespace_seen_from_parent)
@@ -338,6 +340,7 @@ TEST(child_in_pid_namespace_seen_from_parent)
 	int fd;
 	pid_t pid;
 
+	REQUIRE_PRIVILEGE("creates a pid namespace");
 	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
 	pid = util_spawn(NULL, NULL, &fd);
 	both(fd, WANT, 88, false, &r);
@@ -386,7 +389,7 @@ TEST(null_and_small_sizes)
 
 	ASSERT_GE(fd, 0);
 	for (int emulate = 0; emulate < 2; emulate++) {
-		lpfd_emulate_override(emulate);
+		util_set_path(emulate);
 		ASSERT_ERRNO(libpidfd_get_info(fd, NULL, 88), EINVAL);
 		ASSERT_ERRNO(libpidfd_get_info(PIDFD_SELF, NULL, 88), EINVAL);
 		/* The fd is judged first, as the kernel's ioctl does. */
@@ -471,22 +474,18 @@ TEST(supported_mask_tells_the_truth)
 /* A cgroup of our own: the id both paths give is the directory's. */
 TEST(cgroup_id_of_a_child_in_its_own_cgroup)
 {
-	char dir[600], procs[700], buf[32];
+	char dir[600];
 	struct util_res r;
-	int fd, f, len;
+	int fd;
 	pid_t pid;
 	const char *mnt = util_cgroup2_mount();
 
+	REQUIRE_PRIVILEGE("creates a cgroup");
 	ASSERT_TRUE(mnt[0]); /* the suite mounts cgroup2 where there is none */
 	snprintf(dir, sizeof(dir), "%s/libpidfd-test-%d", mnt, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
 	pid = util_spawn(NULL, NULL, &fd);
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	f = open(procs, O_WRONLY | O_CLOEXEC);
-	ASSERT_GE(f, 0);
-	len = snprintf(buf, sizeof(buf), "%d\n", pid);
-	ASSERT_EQ(write(f, buf, (size_t)len), len);
-	close(f);
+	util_cgroup_move(dir, pid);
 	both(fd, WANT, 88, false, &r);
 	ASSERT_EQ(r.ret, 0);
 	ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_CGROUPID);

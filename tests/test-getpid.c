@@ -8,14 +8,6 @@
 #include "internal.h"
 #include "util.h"
 
-static void on_both_paths(void (*check)(void *), void *arg)
-{
-	lpfd_emulate_override(1);
-	check(arg);
-	lpfd_emulate_override(0);
-	check(arg);
-}
-
 static void check_child(void *arg)
 {
 	int *fd_and_pid = arg;
@@ -28,10 +20,10 @@ TEST(live_child_and_zombie)
 	int a[2];
 
 	a[1] = util_spawn(NULL, NULL, &a[0]);
-	on_both_paths(check_child, a);
+	util_both_paths(check_child, a);
 	util_kill_reap(a[0]);
 	a[1] = util_zombie(0, &a[0]);
-	on_both_paths(check_child, a); /* a zombie still has its pid */
+	util_both_paths(check_child, a); /* a zombie still has its pid */
 	util_kill_reap(a[0]);
 }
 
@@ -47,7 +39,7 @@ TEST(reaped_child_is_esrch)
 
 	util_zombie(0, &fd);
 	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
-	on_both_paths(check_reaped, &fd);
+	util_both_paths(check_reaped, &fd);
 	close(fd);
 }
 
@@ -65,7 +57,7 @@ static void check_sentinels(void *arg)
 
 TEST(sentinels)
 {
-	on_both_paths(check_sentinels, NULL);
+	util_both_paths(check_sentinels, NULL);
 }
 
 static void check_not_pidfds(void *arg)
@@ -87,7 +79,7 @@ TEST(fds_that_are_not_pidfds)
 	ASSERT_GE(fds[1], 0);
 	fds[2] = p[1];
 	close(p[1]);
-	on_both_paths(check_not_pidfds, fds);
+	util_both_paths(check_not_pidfds, fds);
 }
 
 static void check_errno_kept(void *arg)
@@ -104,6 +96,6 @@ TEST(success_leaves_errno_alone)
 	int fd = libpidfd_open(getpid(), 0);
 
 	ASSERT_GE(fd, 0);
-	on_both_paths(check_errno_kept, &fd);
+	util_both_paths(check_errno_kept, &fd);
 	close(fd);
 }

@@ -9,12 +9,13 @@
  * mountinfo's escapes.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <libpidfd.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "internal.h"
-#include "reliab.h"
 #include "util.h"
 
 #define CORPUS "tests/fuzz/corpus"
@@ -157,10 +158,11 @@ TEST_TIMEOUT(status_with_a_huge_groups_line, 60)
 	pid_t pid, child;
 	int fd, status;
 
+	REQUIRE_PRIVILEGE("sets a child's supplementary groups");
 	/* Another process with a huge status file. */
 	pid = util_spawn(set_many_groups, NULL, &fd);
 	for (int em = 0; em < 2; em++) {
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 		ASSERT_EQ(info.pid, pid);
 		ASSERT_EQ(libpidfd_getpid(fd), pid);
@@ -171,7 +173,7 @@ TEST_TIMEOUT(status_with_a_huge_groups_line, 60)
 	if (child == 0) {
 		set_many_groups(NULL);
 		for (int em = 0; em < 2; em++) {
-			reliab_set_path(em);
+			util_set_path(em);
 			ASSERT_EQ(libpidfd_getpid(fd), pid);
 			ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 			ASSERT_EQ(info.pid, pid);
@@ -184,19 +186,6 @@ TEST_TIMEOUT(status_with_a_huge_groups_line, 60)
 	util_kill_reap(fd);
 }
 
-static void move_to(const char *dir, pid_t pid)
-{
-	char procs[4096], s[16];
-	int fd;
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	snprintf(s, sizeof(s), "%d", pid);
-	fd = open(procs, O_WRONLY);
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(write(fd, s, strlen(s)), (ssize_t)strlen(s));
-	close(fd);
-}
-
 /*
  * On both paths: the target's own pid, and the id of the cgroup in dir, or
  * (unless must_have) the bit clear where the kernel does not answer.
@@ -206,7 +195,7 @@ static void expect_cgroupid(int fd, pid_t pid, const char *dir, bool must_have)
 	for (int em = 0; em < 2; em++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
-		reliab_set_path(em);
+		util_set_path(em);
 		ASSERT_EQ(libpidfd_get_info(fd, &info, sizeof(info)), 0);
 		ASSERT_EQ(info.pid, pid);
 		if (info.mask & PIDFD_INFO_CGROUPID)
@@ -229,6 +218,7 @@ TEST(cgroup_path_longer_than_resolved)
 	pid_t pid;
 	int fd;
 
+	REQUIRE_PRIVILEGE("creates cgroups");
 	ASSERT_TRUE(m[0]);
 	memset(name, 'c', 200);
 	name[200] = '\0';
@@ -240,7 +230,7 @@ TEST(cgroup_path_longer_than_resolved)
 		depth++;
 	}
 	pid = util_spawn(NULL, NULL, &fd);
-	move_to(dir, pid);
+	util_cgroup_move(dir, pid);
 	expect_cgroupid(fd, pid, dir, false);
 	util_kill_reap(fd);
 	for (; depth; depth--) {
@@ -268,7 +258,7 @@ static void escaped_mount(void)
 	snprintf(dir, sizeof(dir), "%s/libpidfd-esc-%d", mnt, getpid());
 	ASSERT_EQ(mkdir(dir, 0755), 0);
 	pid = util_spawn(NULL, NULL, &fd);
-	move_to(dir, pid);
+	util_cgroup_move(dir, pid);
 	expect_cgroupid(fd, pid, dir, true);
 	util_kill_reap(fd);
 	ASSERT_EQ(rmdir(dir), 0);
@@ -278,5 +268,5 @@ static void escaped_mount(void)
 
 TEST(cgroup2_mounted_where_mountinfo_escapes_the_path)
 {
-	reliab_in_private_mounts(escaped_mount);
+	util_in_private_mounts(escaped_mount);
 }

@@ -8,18 +8,104 @@
  * lacks). Each process ("generation") carries uids and gids of its own, so
  * any answer holding another generation's ids is a wrong answer. Every
  * answer must be ESRCH or the pidfd's own process's data; both library
- * paths are run in every mode.
+ * paths are run in every mode: one reuse at a time, thousands while other
+ * threads query, and one in the middle of a call.
  */
+#include <fcntl.h>
 #include <libpidfd.h>
 #include <linux/filter.h>
+#include <linux/futex.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 
-#include "reliab.h"
+#include "util.h"
+
+/* ------------------------------------------------------------------------
+ * One reuse at a time: a child is reaped and a new process made to take
+ * its pid, then the stale pidfd is queried on both paths. The new process
+ * has other credentials, so an answer describing it would be seen.
+ */
+#define ROUNDS 200
+
+/*
+ * fork() with a chosen pid (0: any); the child sets its uid, says so
+ * through a pipe and waits. Returns once the uid is set.
+ */
+static pid_t spawn_with_pid(pid_t want, uid_t uid)
+{
+	int ready[2], pidfd;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
+	pid = util_clone(0, want, &pidfd);
+	if (pid == 0) {
+		syscall(SYS_setresuid, uid, uid, uid);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(98);
+		for (;;)
+			pause(); /* aarch64 has no SYS_pause */
+	}
+	close(ready[1]);
+	if (pid > 0) {
+		ASSERT_EQ(read(ready[0], &c, 1), 1);
+		close(pidfd);
+	}
+	close(ready[0]);
+	return pid;
+}
+
+static void expect_stale(int fd, bool emulate)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+	util_set_path(emulate);
+	ASSERT_ERRNO(libpidfd_get_info(fd, &info, sizeof(info)), ESRCH);
+	ASSERT_ERRNO(libpidfd_getpid(fd), ESRCH);
+}
+
+static void reuse_rounds(void)
+{
+	for (int i = 0; i < ROUNDS; i++) {
+		pid_t victim, reused;
+		int fd, status;
+
+		victim = spawn_with_pid(0, 1000);
+		ASSERT_GE(victim, 2);
+		fd = libpidfd_open(victim, 0);
+		ASSERT_GE(fd, 0);
+		kill(victim, SIGKILL);
+		ASSERT_EQ(waitpid(victim, &status, 0), victim);
+		reused = spawn_with_pid(victim, 2000);
+		ASSERT_EQ(reused, victim);
+		expect_stale(fd, true);
+		if (util_have_native_info())
+			expect_stale(fd, false);
+		/* The fresh process is there and is the other one. */
+		{
+			struct pidfd_info info = { .mask = 0 };
+			int nfd = libpidfd_open(reused, 0);
+
+			ASSERT_GE(nfd, 0);
+			ASSERT_EQ(libpidfd_get_info(nfd, &info, sizeof(info)), 0);
+			ASSERT_EQ(info.ruid, 2000);
+			close(nfd);
+		}
+		kill(reused, SIGKILL);
+		ASSERT_EQ(waitpid(reused, &status, 0), reused);
+		close(fd);
+	}
+}
+
+TEST_TIMEOUT(stale_pidfd_after_forced_reuse, 120)
+{
+	util_in_pidns(reuse_rounds, true);
+}
 
 /* ------------------------------------------------------------------------
  * Torture: thousands of reuses while other threads query the stale pidfds.
@@ -43,7 +129,7 @@ struct entry {
 
 static struct {
 	struct entry e[SLOTS][2]; /* per slot: the live and the stale pidfd */
-	struct reliab_gen gen[SLOTS];
+	struct util_gen gen[SLOTS];
 	int stop, epoch;
 	long answers, esrch, wrong;
 	char first_wrong[256];
@@ -66,7 +152,7 @@ static void note_wrong(const char *fmt, ...)
 static void check_info(int r, int err, const struct pidfd_info *i, pid_t pid,
 		       unsigned int uid)
 {
-	unsigned int gid = uid + RELIAB_GID_OFF;
+	unsigned int gid = uid + UTIL_GID_OFF;
 
 	if (r != 0) {
 		if (err == ESRCH)
@@ -133,7 +219,7 @@ static void *querier(void *arg)
 		struct entry *e = &T.e[s][(x >> 8) & 1];
 		int fd;
 
-		reliab_set_path((x >> 9) & 1);
+		util_set_path((x >> 9) & 1);
 		__atomic_fetch_add(&e->busy, 1, __ATOMIC_SEQ_CST);
 		fd = __atomic_load_n(&e->fd, __ATOMIC_SEQ_CST);
 		if (fd >= 0)
@@ -176,8 +262,8 @@ static void reuse(int s, int gen, int *live)
 
 	retire(older);
 	if (*live >= 0)
-		reliab_kill_reap(*live);
-	if (reliab_spawn_gen(&T.gen[s], uid, pid, &fd) != pid)
+		util_kill_reap_keep_fd(*live);
+	if (util_spawn_gen(&T.gen[s], uid, pid, &fd) != pid)
 		FAIL("could not start generation %d at pid %d: %s", gen, pid,
 		     strerror(errno));
 	publish(older, fd, uid);
@@ -214,7 +300,7 @@ static void torture(void)
 
 TEST_TIMEOUT(reuse_torture_never_answers_for_another_process, 120)
 {
-	reliab_in_pidns(torture, true);
+	util_in_pidns(torture, true);
 }
 
 /* ------------------------------------------------------------------------
@@ -285,47 +371,44 @@ static void *mid_worker(void *arg)
 	return NULL;
 }
 
+struct stop_plan {
+	struct mid_call *c;
+	int k, stops;
+	struct util_gen *g;
+	int *newfd;
+};
+
+/* At each stop: note an fdinfo read before stop k; at stop k, the reuse. */
+static void at_stop(const struct seccomp_notif *req, void *arg)
+{
+	struct stop_plan *s = arg;
+
+	/* Same address space: the stopped thread's path is ours to read. */
+	if (s->stops < s->k && req->data.nr == SYS_openat &&
+	    strstr((const char *)(uintptr_t)req->data.args[1], "/fdinfo/"))
+		s->c->pid_read_before_reuse = true;
+	if (s->stops++ == s->k) {
+		util_kill_reap_keep_fd(s->c->pidfd);
+		ASSERT_EQ(util_spawn_gen(s->g, UID_NEW, MID_PID, s->newfd),
+			  MID_PID);
+	}
+}
+
 /*
  * Let the worker's stopped system calls go on, reusing the pid at stop k
  * (never if k < 0); returns the number of stops.
  */
-static int supervise(struct mid_call *c, int k, struct reliab_gen *g,
+static int supervise(struct mid_call *c, int k, struct util_gen *g,
 		     int *newfd)
 {
-	struct pollfd p = { .events = POLLIN };
-	int stops = 0;
+	struct stop_plan s = { c, k, 0, g, newfd };
+	int listener;
 
-	while ((p.fd = __atomic_load_n(&c->listener, __ATOMIC_SEQ_CST)) == -1)
+	while ((listener = __atomic_load_n(&c->listener, __ATOMIC_SEQ_CST)) == -1)
 		sched_yield();
-	if (p.fd < 0)
+	if (listener < 0)
 		FAIL("seccomp user notification filter: %s", strerror(errno));
-	for (;;) {
-		struct seccomp_notif req;
-		struct seccomp_notif_resp resp;
-
-		if (poll(&p, 1, -1) < 0 && errno == EINTR)
-			continue;
-		if (!(p.revents & POLLIN))
-			break; /* POLLHUP: the worker is gone */
-		memset(&req, 0, sizeof(req));
-		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
-			continue; /* the call was interrupted meanwhile */
-		/* Same address space: the stopped thread's path is ours to read. */
-		if (stops < k && req.data.nr == SYS_openat &&
-		    strstr((const char *)(uintptr_t)req.data.args[1], "/fdinfo/"))
-			c->pid_read_before_reuse = true;
-		if (stops++ == k) {
-			reliab_kill_reap(c->pidfd);
-			ASSERT_EQ(reliab_spawn_gen(g, UID_NEW, MID_PID, newfd),
-				  MID_PID);
-		}
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	}
-	close(p.fd);
-	return stops;
+	return util_notif_serve(listener, at_stop, &s);
 }
 
 /*
@@ -354,14 +437,14 @@ static bool reaped_answer(const struct mid_call *c)
 /* One call with a reuse at stop k; returns the number of stops. */
 static int mid_call_once(struct mid_call *c, int k)
 {
-	static struct reliab_gen g[2];
+	static struct util_gen g[2];
 	pthread_t w;
 	int newfd = -1, stops;
 
-	ASSERT_EQ(reliab_spawn_gen(&g[0], UID_OLD, MID_PID, &c->pidfd), MID_PID);
+	ASSERT_EQ(util_spawn_gen(&g[0], UID_OLD, MID_PID, &c->pidfd), MID_PID);
 	c->listener = -1;
 	c->pid_read_before_reuse = false;
-	reliab_set_path(c->emulated);
+	util_set_path(c->emulated);
 	ASSERT_EQ(pthread_create(&w, NULL, mid_worker, c), 0);
 	stops = supervise(c, k, &g[1], &newfd);
 	pthread_join(w, NULL);
@@ -373,7 +456,7 @@ static int mid_call_once(struct mid_call *c, int k)
 			 c->info.ruid != UID_OLD)
 			FAIL("undisturbed call %d: ret %d errno %d pid %u uid %u",
 			     c->what, c->ret, c->err, c->info.pid, c->info.ruid);
-		reliab_kill_reap(c->pidfd);
+		util_kill_reap_keep_fd(c->pidfd);
 	} else if (stops <= k) {
 		FAIL("call %d stopped %d times, never at stop %d", c->what,
 		     stops, k);
@@ -386,8 +469,7 @@ static int mid_call_once(struct mid_call *c, int k)
 		     c->info.ruid, UID_NEW);
 	}
 	if (newfd >= 0) {
-		reliab_kill_reap(newfd);
-		close(newfd);
+		util_kill_reap(newfd);
 	}
 	close(c->pidfd);
 	return stops;
@@ -406,7 +488,7 @@ static void mid_call_all(void)
 		for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++) {
 			struct pidfd_info warm = { .mask = masks[m] };
 
-			reliab_set_path(em);
+			util_set_path(em);
 			ASSERT_EQ(libpidfd_get_info(self, &warm, sizeof(warm)), 0);
 			ASSERT_EQ(libpidfd_getpid(self), getpid());
 		}
@@ -430,5 +512,5 @@ static void mid_call_all(void)
 
 TEST_TIMEOUT(reuse_in_the_middle_of_a_call_gives_esrch, 60)
 {
-	reliab_in_pidns(mid_call_all, true);
+	util_in_pidns(mid_call_all, true);
 }

@@ -147,7 +147,7 @@ static long call(int i, struct pidfd_info *info)
 static void run_table(struct result *out)
 {
 	for (int path = 0; path < 2; path++) {
-		lpfd_emulate_override(path);
+		util_set_path(path);
 		for (int i = 0; i < NCALLS; i++) {
 			struct result *r = &out[path * NCALLS + i];
 
@@ -300,26 +300,18 @@ static void container_profile_child(void)
 	ASSERT_EQ(out[3], EFAULT);
 }
 
-static void container_profile_on(int emulated)
+static void container_profile_on(void *emulated)
 {
-	int status;
-	pid_t pid = fork();
-
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		lpfd_emulate_override(emulated);
-		container_profile_child();
-		fflush(stdout);
-		_exit(0);
-	}
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	ASSERT_EQ(status, 0);
+	util_set_path(*(const bool *)emulated);
+	container_profile_child();
 }
 
 TEST(self_paths_work_under_the_container_seccomp_profile)
 {
-	container_profile_on(0);
-	container_profile_on(1);
+	static const bool path[] = { false, true };
+
+	util_in_child(container_profile_on, (void *)&path[0]);
+	util_in_child(container_profile_on, (void *)&path[1]);
 }
 
 /* ------------------------------------------------------------------------

@@ -1,36 +1,51 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
+#include <linux/futex.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness.h"
 #include "internal.h"
 #include "util.h"
 
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
+/* fork(), with a pipe between parent and child. */
+static pid_t fork_piped(int p[2])
+{
+	pid_t pid;
+
+	ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	return pid;
+}
+
+static int pidfd_of(pid_t pid)
+{
+	int fd = libpidfd_open(pid, 0);
+
+	ASSERT_GE(fd, 0);
+	return fd;
+}
 
 pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd)
 {
 	int ready[2];
 	char c = 0;
-	pid_t pid;
+	pid_t pid = fork_piped(ready);
 
-	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (fn)
@@ -43,8 +58,7 @@ pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd)
 	close(ready[1]);
 	ASSERT_EQ(read(ready[0], &c, 1), 1);
 	close(ready[0]);
-	*pidfd = libpidfd_open(pid, 0);
-	ASSERT_GE(*pidfd, 0);
+	*pidfd = pidfd_of(pid);
 	return pid;
 }
 
@@ -52,19 +66,15 @@ pid_t util_zombie(int code, int *pidfd)
 {
 	int go[2];
 	char c = 0;
-	pid_t pid;
+	pid_t pid = fork_piped(go);
 
-	ASSERT_EQ(pipe2(go, O_CLOEXEC), 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		if (read(go[0], &c, 1) != 1)
 			_exit(98);
 		_exit(code);
 	}
 	close(go[0]);
-	*pidfd = libpidfd_open(pid, 0);
-	ASSERT_GE(*pidfd, 0);
+	*pidfd = pidfd_of(pid);
 	ASSERT_EQ(write(go[1], &c, 1), 1);
 	close(go[1]);
 	util_wait_exit(*pidfd);
@@ -79,13 +89,68 @@ void util_wait_exit(int pidfd)
 	ASSERT_EQ(poll(&p, 1, -1), 1);
 }
 
-void util_kill_reap(int pidfd)
+void util_kill_reap_keep_fd(int pidfd)
 {
 	siginfo_t si;
+	int r;
 
 	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-	ASSERT_EQ(waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED), 0);
+	while ((r = waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED)) < 0 &&
+	       errno == EINTR)
+		;
+	ASSERT_EQ(r, 0);
+}
+
+void util_kill_reap(int pidfd)
+{
+	util_kill_reap_keep_fd(pidfd);
 	close(pidfd);
+}
+
+void util_in_thread(void *(*fn)(void *), void *arg)
+{
+	pthread_t th;
+
+	ASSERT_EQ(pthread_create(&th, NULL, fn, arg), 0);
+	ASSERT_EQ(pthread_join(th, NULL), 0);
+}
+
+static void *parked(void *arg)
+{
+	struct util_parked *p = arg;
+
+	p->tid = gettid();
+	pthread_barrier_wait(&p->started);
+	pthread_barrier_wait(&p->may_exit);
+	return NULL;
+}
+
+pid_t util_park_thread(struct util_parked *p)
+{
+	pthread_barrier_init(&p->started, NULL, 2);
+	pthread_barrier_init(&p->may_exit, NULL, 2);
+	ASSERT_EQ(pthread_create(&p->thread, NULL, parked, p), 0);
+	pthread_barrier_wait(&p->started);
+	return p->tid;
+}
+
+void util_unpark_thread(struct util_parked *p)
+{
+	pthread_barrier_wait(&p->may_exit);
+	ASSERT_EQ(pthread_join(p->thread, NULL), 0);
+}
+
+void util_set_path(bool emulated)
+{
+	lpfd_emulate_override(emulated);
+}
+
+void util_both_paths(void (*check)(void *), void *arg)
+{
+	util_set_path(true);
+	check(arg);
+	util_set_path(false);
+	check(arg);
 }
 
 void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
@@ -95,7 +160,7 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 
 	memset(r->buf, 0xa5, sizeof(r->buf));
 	info->mask = mask;
-	lpfd_emulate_override(emulate);
+	util_set_path(emulate);
 	errno = 0;
 	r->ret = libpidfd_get_info(fd, info, size);
 	r->err = errno;
@@ -105,6 +170,10 @@ bool util_have_native_info(void)
 {
 	return lpfd_kernel_has(LPFD_FEAT_GET_INFO) > 0;
 }
+
+const int util_self_values[3] = { PIDFD_SELF_THREAD, PIDFD_SELF_THREAD_GROUP,
+				  LIBPIDFD_SELF_THREAD_GROUP_OLD };
+const int util_bad_values[6] = { -10002, -20001, -1, INT_MIN, -10003, -19999 };
 
 bool util_kernel_has(int feat)
 {
@@ -155,24 +224,299 @@ bool util_kernel_has_peerpidfd(void)
 	return r == 0;
 }
 
-void util_as_pidns_init(void (*fn)(void))
+bool util_is_group_value(int v)
 {
-	pid_t init;
-	int status;
+	return v != PIDFD_SELF_THREAD;
+}
 
+pid_t util_clone(uint64_t flags, pid_t want, int *pidfd)
+{
+	pid_t tid[1] = { want };
+	struct util_clone_args a = {
+		.flags = flags | CLONE_PIDFD,
+		.pidfd = (uint64_t)(uintptr_t)pidfd,
+		.exit_signal = SIGCHLD,
+		.set_tid = want > 0 ? (uint64_t)(uintptr_t)tid : 0,
+		.set_tid_size = want > 0 ? 1 : 0,
+	};
+	long r = syscall(SYS_clone3, &a, sizeof(a));
+
+	return r < 0 ? -errno : (pid_t)r;
+}
+
+#if defined(__x86_64__)
+static long raw3(long n, long a, long b, long c)
+{
+	long r;
+
+	__asm__ volatile("syscall"
+			 : "=a"(r)
+			 : "a"(n), "D"(a), "S"(b), "d"(c)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+/* clone3 whose child calls fn(arg) on the stack in args and exits. */
+static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
+{
+	register void *r12 __asm__("r12") = (void *)fn;
+	register void *r13 __asm__("r13") = arg;
+	long r;
+
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "mov %%r13, %%rdi\n\t"
+			 "call *%%r12\n\t"
+			 "mov %%eax, %%edi\n\t"
+			 "mov $60, %%eax\n\t"
+			 "syscall\n\t"
+			 "hlt\n"
+			 "1:"
+			 : "=a"(r)
+			 : "a"((long)SYS_clone3), "D"(a), "S"(sizeof(*a)),
+			   "r"(r12), "r"(r13)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+#define SYS_SLEEP SYS_pause
+#elif defined(__aarch64__)
+/* The fourth argument register is 0: ppoll's signal mask, NULL. */
+static long raw3(long n, long a, long b, long c)
+{
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = 0;
+
+	__asm__ volatile("svc 0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
+			 : "memory", "cc");
+	return x0;
+}
+
+/*
+ * clone3 whose child calls fn(arg) on the stack in args and exits. The
+ * child starts with sp at the top of that stack and every other register
+ * as the parent had it; x0 is 0 in the child only.
+ */
+static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
+{
+	register long x8 __asm__("x8") = SYS_clone3;
+	register long x0 __asm__("x0") = (long)a;
+	register long x1 __asm__("x1") = sizeof(*a);
+	register void *x10 __asm__("x10") = (void *)fn;
+	register void *x11 __asm__("x11") = arg;
+
+	__asm__ volatile("svc 0\n\t"
+			 "cbnz x0, 1f\n\t"
+			 "mov x29, xzr\n\t"
+			 "mov x30, xzr\n\t"
+			 "mov x0, x11\n\t"
+			 "blr x10\n\t"
+			 "mov x8, #93\n\t" /* exit */
+			 "svc 0\n\t"
+			 "brk #0\n"
+			 "1:"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x10), "r"(x11)
+			 : "memory", "cc");
+	return x0;
+}
+
+/* No pause(2) here: ppoll with no descriptors and no timeout sleeps alike. */
+#define SYS_SLEEP SYS_ppoll
+#else
+#error "tests/util.c: util_spawn_gen needs a clone3 trampoline for this architecture"
+#endif
+
+/*
+ * The generation's body. Not instrumented: a killed generation leaves its
+ * frame behind on a stack the next one reuses, where ASan's redzone
+ * poisoning would be stale.
+ */
+__attribute__((no_sanitize("address", "undefined"), noinline, used))
+static int gen_main(void *arg)
+{
+	struct util_gen *g = arg;
+	unsigned int u = g->uid, gid = u + UTIL_GID_OFF;
+	int ok = raw3(SYS_setresgid, gid, gid, gid) == 0 &&
+		 raw3(SYS_setresuid, u, u, u) == 0;
+
+	__atomic_store_n(&g->ready, ok ? 1 : 2, __ATOMIC_RELEASE);
+	raw3(SYS_futex, (long)&g->ready, FUTEX_WAKE_PRIVATE, 1);
+	for (;;)
+		raw3(SYS_SLEEP, 0, 0, 0);
+	return 0;
+}
+
+pid_t util_spawn_gen(struct util_gen *g, unsigned int uid, pid_t want,
+		     int *pidfd)
+{
+	pid_t tid[1] = { want };
+	struct util_clone_args a = {
+		.flags = CLONE_VM | CLONE_PIDFD,
+		.pidfd = (uint64_t)(uintptr_t)pidfd,
+		.exit_signal = SIGCHLD,
+		.stack = (uint64_t)(uintptr_t)g->stack,
+		.stack_size = sizeof(g->stack),
+		.set_tid = want > 0 ? (uint64_t)(uintptr_t)tid : 0,
+		.set_tid_size = want > 0 ? 1 : 0,
+	};
+	long r;
+
+	g->uid = uid;
+	__atomic_store_n(&g->ready, 0, __ATOMIC_RELAXED);
+	r = clone3_fn(&a, gen_main, g);
+	if (r < 0)
+		return (pid_t)r;
+	while (__atomic_load_n(&g->ready, __ATOMIC_ACQUIRE) == 0)
+		syscall(SYS_futex, &g->ready, FUTEX_WAIT_PRIVATE, 0, NULL);
+	if (g->ready != 1) {
+		util_kill_reap(*pidfd);
+		return -EPERM;
+	}
+	return (pid_t)r;
+}
+
+/* A private mount namespace, and with fresh_proc a /proc of our own. */
+static void private_mounts(bool fresh_proc)
+{
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		FAIL("private mounts: %s", strerror(errno));
+	if (fresh_proc && mount("proc", "/proc", "proc", 0, NULL) != 0)
+		FAIL("private /proc: %s", strerror(errno));
+}
+
+void util_in_pidns(void (*fn)(void), bool fresh_proc)
+{
+	int status;
+	pid_t pid;
+
+	REQUIRE_PRIVILEGE("creates a pid namespace");
 	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
-	init = fork();
-	ASSERT_GE(init, 0);
-	if (init == 0) {
-		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("proc", "/proc", "proc", 0, NULL))
-			_exit(80);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (fresh_proc)
+			private_mounts(true);
 		fn();
+		fflush(stdout);
 		_exit(0);
 	}
-	ASSERT_EQ(waitpid(init, &status, 0), init);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		FAIL("pid namespace init failed (status 0x%x)", status);
+}
+
+void util_in_child(void (*fn)(void *), void *arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		fn(arg);
+		fflush(stdout);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	ASSERT_EQ(status, 0);
+}
+
+static void private_mounts_then(void *fn)
+{
+	private_mounts(false);
+	(*(void (**)(void))fn)();
+}
+
+void util_in_private_mounts(void (*fn)(void))
+{
+	REQUIRE_PRIVILEGE("mounts in a mount namespace of its own");
+	util_in_child(private_mounts_then, &fn);
+}
+
+int util_notif_serve(int listener,
+		     void (*at_stop)(const struct seccomp_notif *req, void *arg),
+		     void *arg)
+{
+	struct pollfd p = { .fd = listener, .events = POLLIN };
+	int stops = 0;
+
+	for (;;) {
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+
+		if (poll(&p, 1, -1) < 0 && errno == EINTR)
+			continue;
+		if (!(p.revents & POLLIN))
+			break; /* POLLHUP: the filtered process is gone */
+		memset(&req, 0, sizeof(req));
+		if (ioctl(p.fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+			continue; /* the call was interrupted meanwhile */
+		at_stop(&req, arg);
+		stops++;
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		(void)ioctl(p.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+	close(p.fd);
+	return stops;
+}
+
+int util_open_fds(uint64_t map[UTIL_FDS / 64])
+{
+	struct pollfd p[UTIL_FDS];
+	struct rlimit rl, wide;
+	int n = 0, r;
+
+	/* poll() takes no more entries than the limit, which a test may lower. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return -1;
+	wide = rl;
+	if (wide.rlim_cur < UTIL_FDS)
+		wide.rlim_cur = UTIL_FDS;
+	if (wide.rlim_cur != rl.rlim_cur && setrlimit(RLIMIT_NOFILE, &wide) != 0)
+		return -1;
+	for (int i = 0; i < UTIL_FDS; i++)
+		p[i] = (struct pollfd){ .fd = i, .events = 0 };
+	r = poll(p, UTIL_FDS, 0);
+	if (wide.rlim_cur != rl.rlim_cur)
+		setrlimit(RLIMIT_NOFILE, &rl);
+	if (r < 0)
+		return -1;
+	memset(map, 0, UTIL_FDS / 8);
+	for (int i = 0; i < UTIL_FDS; i++)
+		if (!(p[i].revents & POLLNVAL)) {
+			map[i / 64] |= 1ULL << (i % 64);
+			n++;
+		}
+	return n;
+}
+
+int util_count_fds(void)
+{
+	uint64_t map[UTIL_FDS / 64];
+
+	return util_open_fds(map);
+}
+
+char *util_pages(int n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, (size_t)n * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_TRUE(m != MAP_FAILED);
+	for (int i = 0; i < n; i++)
+		memset(m + i * page, i + 1, page);
+	return m;
 }
 
 const char *util_cgroup2_mount(void)
@@ -208,4 +552,17 @@ uint64_t util_cgroup_id(const char *dir)
 	ASSERT_EQ(h.fh.handle_bytes, 8);
 	memcpy(&id, h.fh.f_handle, sizeof(id));
 	return id;
+}
+
+void util_cgroup_move(const char *dir, pid_t pid)
+{
+	char procs[4096], s[16];
+	int fd, len;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	len = snprintf(s, sizeof(s), "%d", pid);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, s, (size_t)len), len);
+	close(fd);
 }

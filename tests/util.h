@@ -1,13 +1,34 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Helpers shared by the tests: children to query, both paths, cgroups. */
+/*
+ * Helpers shared by the tests: children and threads to query, both library
+ * paths, processes at a chosen pid, namespaces, open descriptors, cgroups.
+ */
 #ifndef LIBPIDFD_TEST_UTIL_H
 #define LIBPIDFD_TEST_UTIL_H
 
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <libpidfd.h>
+
+#include "harness.h"
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+#define UTIL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------------------
+ * Children and threads.
+ */
 
 /* A child that runs fn (if any) and then sleeps until killed; 0 when fn is done. */
 pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd);
@@ -15,8 +36,33 @@ pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd);
 pid_t util_zombie(int code, int *pidfd);
 /* Block until the pidfd polls readable (the process exited). */
 void util_wait_exit(int pidfd);
-/* Kill and reap a child through its pidfd. */
+/* Kill a child through its pidfd, reap it (its pid is free again), close it. */
 void util_kill_reap(int pidfd);
+/* The same, leaving the pidfd open: another thread may be using it. */
+void util_kill_reap_keep_fd(int pidfd);
+/* Run fn in a new thread and wait for it; it fails the test itself. */
+void util_in_thread(void *(*fn)(void *), void *arg);
+/* A thread that is not the leader, parked until let go; returns its tid. */
+struct util_parked {
+	pthread_t thread;
+	pthread_barrier_t started, may_exit;
+	pid_t tid;
+};
+pid_t util_park_thread(struct util_parked *p);
+void util_unpark_thread(struct util_parked *p);
+
+/* ------------------------------------------------------------------------
+ * The two library paths. The harness runs each test in a process of its
+ * own, so the choice does not leak into other tests.
+ */
+
+/*
+ * From now on, the emulated path, or the kernel's where it has one (else
+ * the emulation again): every mode runs both.
+ */
+void util_set_path(bool emulated);
+/* Run check on the emulated path, then on the kernel's. */
+void util_both_paths(void (*check)(void *), void *arg);
 
 /* Run libpidfd_get_info on one path (emulate or not), keeping errno. */
 struct util_res {
@@ -47,16 +93,114 @@ bool util_kernel_gives_exit_after_reap(void);
 /* SO_PEERPIDFD (Linux 6.5), which the library does not probe. */
 bool util_kernel_has_peerpidfd(void);
 
-/*
- * Run fn as pid 1 of a fresh pid namespace, with a /proc of its own (the
- * emulation reads /proc from the caller's namespace); fn's failures fail
- * the test.
+/* ------------------------------------------------------------------------
+ * The PIDFD_SELF* sentinels.
  */
-void util_as_pidns_init(void (*fn)(void));
+
+/* Every value naming the caller, and the thread-group ones among them. */
+extern const int util_self_values[3];
+bool util_is_group_value(int v);
+/* Negative values that name nothing. */
+extern const int util_bad_values[6];
+
+/* ------------------------------------------------------------------------
+ * Processes at a chosen pid (clone3 with set_tid, 5.5).
+ */
+
+/* clone3's argument struct, version 1 (set_tid, 5.5), spelled out here. */
+struct util_clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+		stack_size, tls, set_tid, set_tid_size;
+};
+
+/*
+ * A fork-like clone3: the child (which returns 0) must keep to raw system
+ * calls if the caller has threads, since glibc does not know about it.
+ * *pidfd gets a pidfd; a pid > 0 in want forces the pid (set_tid) in the
+ * caller's own pid namespace. Returns the pid, or -errno.
+ */
+pid_t util_clone(uint64_t flags, pid_t want, int *pidfd);
+
+/*
+ * A "generation": a process at a forced pid whose ids tell it apart from
+ * every other (uid, and gid = uid + UTIL_GID_OFF), so that an answer
+ * describing another process is seen at once. It shares our memory
+ * (CLONE_VM): under user-mode-linux a new address space costs ~6 ms and a
+ * shared one ~0.8 ms, which is what makes thousands of reuses affordable.
+ * It runs on its own stack, makes raw system calls only, sets its ids,
+ * says so through a futex word and sleeps until it is killed.
+ */
+#define UTIL_GID_OFF 50000u
+#define UTIL_GEN_STACK 16384
+
+struct util_gen {
+	unsigned int uid;
+	int ready; /* futex word: 1 ids set, 2 failed */
+	char stack[UTIL_GEN_STACK] __attribute__((aligned(16)));
+};
+
+/* Start a generation at pid want (0: any) and wait until its ids are set. */
+pid_t util_spawn_gen(struct util_gen *g, unsigned int uid, pid_t want,
+		     int *pidfd);
+
+/* ------------------------------------------------------------------------
+ * Namespaces.
+ */
+
+/*
+ * Run fn in pid 1 of a new pid namespace and fail the test unless it exits
+ * 0. With fresh_proc, the init has a private mount namespace and a /proc
+ * of its own (the emulation reads /proc from the caller's namespace, so
+ * that /proc then speaks for the new one); without, it keeps the parent
+ * namespace's /proc. The calling test process is a forked child of the
+ * harness, so unsharing its pid namespace touches nothing else.
+ */
+void util_in_pidns(void (*fn)(void), bool fresh_proc);
+/* Run fn(arg) in a forked child; it must exit 0. */
+void util_in_child(void (*fn)(void *), void *arg);
+/* Run fn in a forked child with a private mount namespace; it must exit 0. */
+void util_in_private_mounts(void (*fn)(void));
+
+/* ------------------------------------------------------------------------
+ * Stopping a process at its system calls (seccomp user notification).
+ */
+
+struct seccomp_notif;
+/*
+ * Serve a listener until the filtered process or thread is gone: call
+ * at_stop(req, arg) at each stopped system call, then let the call go on;
+ * close the listener. Returns the number of stops.
+ */
+int util_notif_serve(int listener,
+		     void (*at_stop)(const struct seccomp_notif *req, void *arg),
+		     void *arg);
+
+/* ------------------------------------------------------------------------
+ * Open descriptors.
+ */
+
+/*
+ * Which file descriptors below UTIL_FDS are open, as a bitmap, found in one
+ * poll() (POLLNVAL marks a closed one) without /proc, which may be gone,
+ * and cheaply: a system call costs ~75 us under user-mode-linux. Returns
+ * how many, or -1.
+ */
+#define UTIL_FDS 1024
+int util_open_fds(uint64_t map[UTIL_FDS / 64]);
+int util_count_fds(void);
+
+/* ------------------------------------------------------------------------
+ * Memory and cgroups.
+ */
+
+/* n private anonymous pages, each filled with its index + 1. */
+char *util_pages(int n);
 
 /* The cgroup2 mount point of this system ("" if none). */
 const char *util_cgroup2_mount(void);
 /* The cgroup id (file handle) of a cgroup directory. */
 uint64_t util_cgroup_id(const char *dir);
+/* Move a process (0: the caller) into the cgroup directory dir. */
+void util_cgroup_move(const char *dir, pid_t pid);
 
 #endif

@@ -10,7 +10,6 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
-#include "sentinels.h"
 #include "util.h"
 
 static const struct {
@@ -73,7 +72,7 @@ static void check_self(void *arg)
 
 TEST(ns_self_all_commands)
 {
-	sentinels_both_paths(check_self, NULL);
+	util_both_paths(check_self, NULL);
 }
 
 /* The inode of the UTS namespace get_namespace gives for value. */
@@ -99,7 +98,7 @@ static void *own_uts_thread(void *arg)
 	ASSERT_EQ(stat("/proc/self/ns/uts", &leaders), 0);
 	ASSERT_NE(mine.st_ino, leaders.st_ino);
 	for (int emulate = 1; emulate >= 0; emulate--) {
-		lpfd_emulate_override(emulate);
+		util_set_path(emulate);
 		ASSERT_EQ(uts_ino(PIDFD_SELF_THREAD), mine.st_ino);
 		ASSERT_EQ(uts_ino(PIDFD_SELF_THREAD_GROUP), leaders.st_ino);
 	}
@@ -108,7 +107,8 @@ static void *own_uts_thread(void *arg)
 
 TEST(ns_thread_versus_leader)
 {
-	sentinels_in_thread(own_uts_thread, NULL);
+	REQUIRE_PRIVILEGE("creates a UTS namespace");
+	util_in_thread(own_uts_thread, NULL);
 }
 
 /* A child in new UTS and IPC namespaces, through its pidfd. */
@@ -135,12 +135,13 @@ TEST(ns_child_all_commands)
 	struct stat mine, theirs;
 	char path[64];
 
+	REQUIRE_PRIVILEGE("creates UTS and IPC namespaces");
 	a[1] = util_spawn(enter_new_ns, NULL, &a[0]);
 	snprintf(path, sizeof(path), "/proc/%d/ns/uts", a[1]);
 	ASSERT_EQ(stat(path, &theirs), 0);
 	ASSERT_EQ(stat("/proc/self/ns/uts", &mine), 0);
 	ASSERT_NE(mine.st_ino, theirs.st_ino);
-	sentinels_both_paths(check_child, a);
+	util_both_paths(check_child, a);
 	util_kill_reap(a[0]);
 }
 
@@ -160,9 +161,9 @@ TEST(ns_zombie_and_reaped_are_esrch)
 
 	util_zombie(0, &fd);
 	util_wait_exit(fd);
-	sentinels_both_paths(check_gone, &fd);
+	util_both_paths(check_gone, &fd);
 	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
-	sentinels_both_paths(check_gone, &fd);
+	util_both_paths(check_gone, &fd);
 	close(fd);
 }
 
@@ -200,20 +201,22 @@ static void check_bad_commands(void *arg)
 
 TEST(ns_bad_commands_and_fds)
 {
-	sentinels_both_paths(check_bad_commands, NULL);
+	util_both_paths(check_bad_commands, NULL);
 }
 
 /* Nothing cached: after fork() the sentinels name the child. */
 TEST(ns_after_fork_names_the_child)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t pid;
 
+	REQUIRE_PRIVILEGE("creates a UTS namespace");
+	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		ASSERT_EQ(unshare(CLONE_NEWUTS), 0);
 		for (int emulate = 0; emulate < 2; emulate++) {
-			lpfd_emulate_override(emulate);
+			util_set_path(emulate);
 			expect_ns(PIDFD_SELF_PROCESS, 9, "/proc/self");
 			expect_ns(PIDFD_SELF, 9, "/proc/thread-self");
 		}

@@ -4,12 +4,13 @@
  * siginfo, the caller's siginfo, the PIDFD_SIGNAL_* scopes, and the errors,
  * on both paths (the seeds' pidfd_test.c checks, and more).
  */
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "sentinels.h"
+#include "internal.h"
 #include "util.h"
 
 /* What the SIGUSR1 handler saw last. */
@@ -62,7 +63,7 @@ static void check_main_thread(void *arg)
 TEST(signal_from_main_thread)
 {
 	install_handler();
-	sentinels_both_paths(check_main_thread, NULL);
+	util_both_paths(check_main_thread, NULL);
 }
 
 static void *second_thread(void *arg)
@@ -76,13 +77,13 @@ static void *second_thread(void *arg)
 static void check_second_thread(void *arg)
 {
 	(void)arg;
-	sentinels_in_thread(second_thread, NULL);
+	util_in_thread(second_thread, NULL);
 }
 
 TEST(signal_from_second_thread_reaches_it)
 {
 	install_handler();
-	sentinels_both_paths(check_second_thread, NULL);
+	util_both_paths(check_second_thread, NULL);
 }
 
 /*
@@ -179,7 +180,7 @@ static void check_scopes(void *arg)
 	for (size_t i = 0; i < sizeof(scope_cases) / sizeof(scope_cases[0]); i++) {
 		const struct scope_case *c = &scope_cases[i];
 
-		sentinels_in_thread(scope_thread, (void *)c);
+		util_in_thread(scope_thread, (void *)c);
 		if (c->where == LEADER_THREAD) {
 			siginfo_t si;
 
@@ -194,7 +195,7 @@ static void check_scopes(void *arg)
 TEST(signal_scope_flags_from_second_thread)
 {
 	block_usr1();
-	sentinels_both_paths(check_scopes, NULL);
+	util_both_paths(check_scopes, NULL);
 }
 
 static void check_process_group(void *arg)
@@ -204,9 +205,10 @@ static void check_process_group(void *arg)
 	(void)arg;
 	/* The harness made us a process group leader: the group is ours. */
 	ASSERT_EQ(getpgrp(), getpid());
-	for (size_t i = 1; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
-		ASSERT_EQ(libpidfd_send_signal(self_values[i], SIGUSR1, NULL,
-					       PIDFD_SIGNAL_PROCESS_GROUP), 0);
+	for (size_t i = 1; i < UTIL_COUNT(util_self_values); i++) {
+		ASSERT_EQ(libpidfd_send_signal(util_self_values[i], SIGUSR1,
+					       NULL, PIDFD_SIGNAL_PROCESS_GROUP),
+			  0);
 		ASSERT_TRUE(pending_in(getpid(), "ShdPnd:"));
 		ASSERT_EQ(take_usr1(&si), SIGUSR1);
 		ASSERT_EQ(si.si_code, SI_USER);
@@ -230,11 +232,11 @@ static void *pgrp_of_thread_id(void *arg)
 TEST(signal_process_group)
 {
 	block_usr1();
-	sentinels_both_paths(check_process_group, NULL);
-	lpfd_emulate_override(1);
-	sentinels_in_thread(pgrp_of_thread_id, NULL);
-	lpfd_emulate_override(0);
-	sentinels_in_thread(pgrp_of_thread_id, NULL);
+	util_both_paths(check_process_group, NULL);
+	util_set_path(1);
+	util_in_thread(pgrp_of_thread_id, NULL);
+	util_set_path(0);
+	util_in_thread(pgrp_of_thread_id, NULL);
 }
 
 static void queue_info(siginfo_t *si, int signo, int code, int value)
@@ -252,11 +254,11 @@ static void check_caller_siginfo_main(void *arg)
 	siginfo_t si;
 
 	(void)arg;
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++) {
 		int before = got_count;
 
 		queue_info(&si, SIGUSR1, SI_QUEUE, 100 + (int)i);
-		ASSERT_EQ(libpidfd_send_signal(self_values[i], SIGUSR1, &si, 0), 0);
+		ASSERT_EQ(libpidfd_send_signal(util_self_values[i], SIGUSR1, &si, 0), 0);
 		ASSERT_EQ(got_count, before + 1);
 		ASSERT_EQ(got_code, SI_QUEUE);
 		ASSERT_EQ(got_pid, 4242);
@@ -264,14 +266,14 @@ static void check_caller_siginfo_main(void *arg)
 		ASSERT_EQ(got_value, 100 + (int)i);
 		/* To yourself, even what looks like kill() or tkill() goes. */
 		queue_info(&si, SIGUSR1, SI_USER, 7);
-		ASSERT_EQ(libpidfd_send_signal(self_values[i], SIGUSR1, &si, 0), 0);
+		ASSERT_EQ(libpidfd_send_signal(util_self_values[i], SIGUSR1, &si, 0), 0);
 		ASSERT_EQ(got_code, SI_USER);
 		queue_info(&si, SIGUSR1, SI_TKILL, 7);
-		ASSERT_EQ(libpidfd_send_signal(self_values[i], SIGUSR1, &si, 0), 0);
+		ASSERT_EQ(libpidfd_send_signal(util_self_values[i], SIGUSR1, &si, 0), 0);
 		ASSERT_EQ(got_code, SI_TKILL);
 		/* si_signo must be sig. */
 		queue_info(&si, SIGUSR2, SI_QUEUE, 1);
-		ASSERT_ERRNO(libpidfd_send_signal(self_values[i], SIGUSR1, &si, 0),
+		ASSERT_ERRNO(libpidfd_send_signal(util_self_values[i], SIGUSR1, &si, 0),
 			     EINVAL);
 	}
 	/* A process group is never "yourself". */
@@ -286,7 +288,7 @@ static void check_caller_siginfo_main(void *arg)
 TEST(signal_caller_siginfo_main_thread)
 {
 	install_handler();
-	sentinels_both_paths(check_caller_siginfo_main, NULL);
+	util_both_paths(check_caller_siginfo_main, NULL);
 }
 
 static void *caller_siginfo_thread(void *arg)
@@ -315,13 +317,13 @@ static void *caller_siginfo_thread(void *arg)
 static void check_caller_siginfo_thread(void *arg)
 {
 	(void)arg;
-	sentinels_in_thread(caller_siginfo_thread, NULL);
+	util_in_thread(caller_siginfo_thread, NULL);
 }
 
 TEST(signal_caller_siginfo_second_thread)
 {
 	install_handler();
-	sentinels_both_paths(check_caller_siginfo_thread, NULL);
+	util_both_paths(check_caller_siginfo_thread, NULL);
 }
 
 /* SI_QUEUE to our own process group: the kernel's flag, where it has it. */
@@ -349,7 +351,7 @@ static void check_pgrp_queue(void *arg)
 TEST(signal_process_group_caller_siginfo)
 {
 	block_usr1();
-	sentinels_both_paths(check_pgrp_queue, NULL);
+	util_both_paths(check_pgrp_queue, NULL);
 }
 
 /*
@@ -409,15 +411,15 @@ static void check_siginfo_errors(void *arg)
 					  1U << 3), EINVAL);
 	ASSERT_ERRNO(libpidfd_send_signal(-10002, SIGUSR1, NULL, 1U << 3),
 		     EINVAL);
-	for (size_t i = 0; i < sizeof(bad_values) / sizeof(bad_values[0]); i++)
-		ASSERT_ERRNO(libpidfd_send_signal(bad_values[i], 0, NULL, 0),
+	for (size_t i = 0; i < UTIL_COUNT(util_bad_values); i++)
+		ASSERT_ERRNO(libpidfd_send_signal(util_bad_values[i], 0, NULL, 0),
 			     EBADF);
 }
 
 TEST(signal_errors_match_kernel)
 {
 	install_handler();
-	sentinels_both_paths(check_siginfo_errors, NULL);
+	util_both_paths(check_siginfo_errors, NULL);
 }
 
 /* A real pidfd is the kernel's call, flags and all. */
@@ -449,7 +451,7 @@ TEST(signal_after_fork_names_the_child)
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		for (int emulate = 0; emulate < 2; emulate++) {
-			lpfd_emulate_override(emulate);
+			util_set_path(emulate);
 			send_and_check(PIDFD_SELF_PROCESS, SI_USER);
 			send_and_check(PIDFD_SELF_THREAD, SI_TKILL);
 		}

@@ -7,13 +7,14 @@
  * PIDFD_SELF_THREAD_GROUP the leader's.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <semaphore.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "sentinels.h"
+#include "util.h"
 
 /* A memfd of one page whose first byte is c. */
 static int memfd_with(char c)
@@ -60,22 +61,22 @@ static void check_main_thread(void *arg)
 	int memfd = memfd_with('x');
 
 	(void)arg;
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++)
-		expect_dup(self_values[i], memfd, 'x');
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++)
+		expect_dup(util_self_values[i], memfd, 'x');
 	close(memfd);
 }
 
 TEST(getfd_memfd_from_main_thread)
 {
-	sentinels_both_paths(check_main_thread, NULL);
+	util_both_paths(check_main_thread, NULL);
 }
 
 static void *second_thread_shared_table(void *arg)
 {
 	int memfd = *(int *)arg;
 
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++)
-		expect_dup(self_values[i], memfd, 'x');
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++)
+		expect_dup(util_self_values[i], memfd, 'x');
 	return NULL;
 }
 
@@ -84,13 +85,13 @@ static void check_second_thread(void *arg)
 	int memfd = memfd_with('x');
 
 	(void)arg;
-	sentinels_in_thread(second_thread_shared_table, &memfd);
+	util_in_thread(second_thread_shared_table, &memfd);
 	close(memfd);
 }
 
 TEST(getfd_memfd_from_second_thread)
 {
-	sentinels_both_paths(check_second_thread, NULL);
+	util_both_paths(check_second_thread, NULL);
 }
 
 /*
@@ -117,18 +118,17 @@ static void *unsharing_thread(void *arg)
 	sem_wait(&u->leader_ready);
 
 	for (int emulate = 1; emulate >= 0; emulate--) {
-		lpfd_emulate_override(emulate);
+		util_set_path(emulate);
 		/* The thread's own table: its fds, not the leader's. */
 		expect_dup(PIDFD_SELF_THREAD, ONLY_THREAD, 't');
 		expect_dup(PIDFD_SELF_THREAD, BOTH, 't');
 		ASSERT_ERRNO(libpidfd_getfd(PIDFD_SELF_THREAD, ONLY_LEADER, 0),
 			     EBADF);
 		/* The leader's table, under both spellings of the group. */
-		for (size_t i = 1; i < sizeof(self_values) / sizeof(self_values[0]);
-		     i++) {
-			expect_dup(self_values[i], ONLY_LEADER, 'l');
-			expect_dup(self_values[i], BOTH, 'l');
-			ASSERT_ERRNO(libpidfd_getfd(self_values[i], ONLY_THREAD, 0),
+		for (size_t i = 1; i < UTIL_COUNT(util_self_values); i++) {
+			expect_dup(util_self_values[i], ONLY_LEADER, 'l');
+			expect_dup(util_self_values[i], BOTH, 'l');
+			ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], ONLY_THREAD, 0),
 				     EBADF);
 		}
 	}
@@ -159,23 +159,23 @@ static void check_errors(void *arg)
 
 	(void)arg;
 	close(closed);
-	for (size_t i = 0; i < sizeof(self_values) / sizeof(self_values[0]); i++) {
-		ASSERT_ERRNO(libpidfd_getfd(self_values[i], memfd, 1), EINVAL);
-		ASSERT_ERRNO(libpidfd_getfd(self_values[i], -1, 1), EINVAL);
-		ASSERT_ERRNO(libpidfd_getfd(self_values[i], -1, 0), EBADF);
-		ASSERT_ERRNO(libpidfd_getfd(self_values[i], closed, 0), EBADF);
-		ASSERT_ERRNO(libpidfd_getfd(self_values[i], INT_MAX, 0), EBADF);
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++) {
+		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], memfd, 1), EINVAL);
+		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], -1, 1), EINVAL);
+		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], -1, 0), EBADF);
+		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], closed, 0), EBADF);
+		ASSERT_ERRNO(libpidfd_getfd(util_self_values[i], INT_MAX, 0), EBADF);
 	}
-	for (size_t i = 0; i < sizeof(bad_values) / sizeof(bad_values[0]); i++) {
-		ASSERT_ERRNO(libpidfd_getfd(bad_values[i], memfd, 0), EBADF);
-		ASSERT_ERRNO(libpidfd_getfd(bad_values[i], memfd, 1), EINVAL);
+	for (size_t i = 0; i < UTIL_COUNT(util_bad_values); i++) {
+		ASSERT_ERRNO(libpidfd_getfd(util_bad_values[i], memfd, 0), EBADF);
+		ASSERT_ERRNO(libpidfd_getfd(util_bad_values[i], memfd, 1), EINVAL);
 	}
 	close(memfd);
 }
 
 TEST(getfd_errors_match_kernel)
 {
-	sentinels_both_paths(check_errors, NULL);
+	util_both_paths(check_errors, NULL);
 }
 
 /* A pidfd on ourselves and a sentinel give the same file, and O_PATH fds too. */

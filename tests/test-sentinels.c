@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The PIDFD_SELF* sentinels across the calls: get_info and getpid on every
+ * one, from the main thread and another; values that name nothing in every
+ * call; setns, which the library does not wrap.
+ */
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#include "internal.h"
+#include "util.h"
+
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+
+static long page;
+
+static void *check_info_thread(void *arg)
+{
+	struct pidfd_info info;
+
+	(void)arg;
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++) {
+		memset(&info, 0, sizeof(info));
+		ASSERT_EQ(libpidfd_get_info(util_self_values[i], &info, sizeof(info)), 0);
+		ASSERT_EQ(info.pid, util_is_group_value(util_self_values[i]) ?
+					    getpid() : gettid());
+		ASSERT_EQ(info.tgid, getpid());
+		ASSERT_EQ(info.ppid, getppid());
+		ASSERT_EQ(libpidfd_getpid(util_self_values[i]),
+			  util_is_group_value(util_self_values[i]) ? getpid() : gettid());
+	}
+	return NULL;
+}
+
+static void check_info(void *arg)
+{
+	(void)arg;
+	check_info_thread(NULL);
+	util_in_thread(check_info_thread, NULL);
+}
+
+TEST(get_info_and_getpid_on_every_sentinel)
+{
+	util_both_paths(check_info, NULL);
+}
+
+/* Every call answers EBADF to a negative value that names nothing. */
+static void check_bad_values(void *arg)
+{
+	struct pidfd_info info = { .mask = 0 };
+	char *m = util_pages(1);
+	struct iovec iov = { m, page };
+
+	(void)arg;
+	for (size_t i = 0; i < UTIL_COUNT(util_bad_values); i++) {
+		int v = util_bad_values[i];
+
+		ASSERT_ERRNO(libpidfd_get_info(v, &info, sizeof(info)), EBADF);
+		ASSERT_ERRNO(libpidfd_getpid(v), EBADF);
+		ASSERT_ERRNO(libpidfd_send_signal(v, 0, NULL, 0), EBADF);
+		ASSERT_ERRNO(libpidfd_getfd(v, 0, 0), EBADF);
+		ASSERT_ERRNO(libpidfd_process_madvise(v, &iov, 1, MADV_COLD, 0),
+			     EBADF);
+		ASSERT_ERRNO(libpidfd_process_mrelease(v, 0),
+			     util_kernel_has(LPFD_FEAT_PROCESS_MRELEASE) ?
+			     EBADF : ENOSYS);
+		ASSERT_ERRNO(libpidfd_get_namespace(v, PIDFD_GET_UTS_NAMESPACE),
+			     EBADF);
+	}
+	munmap(m, page);
+}
+
+TEST(bad_negative_values_are_ebadf_everywhere)
+{
+	page = sysconf(_SC_PAGESIZE);
+	util_both_paths(check_bad_values, NULL);
+}
+
+/* setns() is not wrapped; the kernel takes no sentinel there. */
+TEST(setns_on_sentinels_is_ebadf)
+{
+	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++) {
+		ASSERT_ERRNO(setns(util_self_values[i], 0), EBADF);
+		ASSERT_ERRNO(syscall(SYS_setns, util_self_values[i], 0), EBADF);
+	}
+}
