@@ -4,7 +4,7 @@
  *
  * Native: real pidfds go to the kernel as they are, and so do the
  * sentinels where the kernel takes them (6.15 on, which also takes any
- * advice on oneself, as from 6.12) and lets us call process_madvise.
+ * advice on oneself, as from 6.13) and lets us call process_madvise.
  *
  * Emulated: advice on one's own memory is madvise(2), one call per iovec,
  * in the order and with the accounting of the kernel's vector_madvise():
@@ -12,7 +12,7 @@
  * MAX_RW_COUNT, empty iovecs after the first skipped), the first failure
  * stops, and the result is the bytes advised before it, or its error if
  * there were none. So oneself takes any advice on every kernel, without
- * CAP_SYS_NICE, as mainline allows since 6.12.
+ * CAP_SYS_NICE, as mainline allows since 6.13.
  */
 #include <limits.h>
 #include <sys/auxv.h>
