@@ -41,6 +41,9 @@ VERSION_BLOCK = printf '\#define LIBPIDFD_VERSION_%s %s\n' \
 	MINOR $(word 2,$(subst ., ,$(VERSION))) \
 	PATCH $(word 3,$(subst ., ,$(VERSION)))
 $(eval $(call generated_block,VERSION,include/libpidfd.h,VERSION_BLOCK))
+# The public LIBPIDFD_KERNEL_* bits, from the library's one feature list.
+KERNEL_BLOCK = CC="$(CC)" scripts/kernel-bits.sh
+$(eval $(call generated_block,KERNEL,include/libpidfd.h,KERNEL_BLOCK))
 .PHONY: FORCE
 
 # Installation directories: GNU's lowercase names, each defaulting to its

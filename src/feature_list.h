@@ -3,8 +3,8 @@
  * The kernel features the library asks about: the one list from which the
  * internal enum, the probe table, the public LIBPIDFD_KERNEL_* bits (by
  * position: keep the order, append only) and the tool's table of names are
- * made. Adding a feature is one line here plus its probe_<name>() in
- * src/probe.c.
+ * made (make writes the bits into the header). Adding a feature is one
+ * line here plus its probe_<name>() in src/probe.c.
  *
  *   X(NAME, name, first mainline kernel, emulable, what the tool calls it)
  *
