@@ -174,6 +174,13 @@ struct seccomp_notif_resp;
 typedef bool (*util_stop_hook)(int stop, const struct seccomp_notif *req,
 			       struct seccomp_notif_resp *resp, void *arg);
 /*
+ * Stop the calling thread (and what it execs) at each call of system call
+ * nr, or at every system call where nr is -1: installs a seccomp filter
+ * with a user notification listener, which it returns (close-on-exec), or
+ * -1 with errno.
+ */
+int util_notif_filter(long nr);
+/*
  * Serve a listener until the filtered process or thread is gone, calling
  * at_stop at each stopped system call; close the listener. *listener may
  * still be -1 (another thread is installing the filter: wait) or -2 (it
