@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -61,8 +60,7 @@ TEST(info_table_of_known_child)
 	pid_t pid;
 
 	REQUIRE_PRIVILEGE("gives a child other credentials");
-	pid = util_spawn(distinct_ids, NULL, &fd);
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	pid = util_spawn_text(distinct_ids, NULL, &fd, pidstr);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--fields",
 		      "PID,PPID,RUID,EUID,SUID,FSUID,RGID,EGID,SGID,FSGID,CGROUP",
 		      pidstr), 0);
@@ -115,8 +113,7 @@ TEST(info_json_of_known_child_and_self)
 	pid_t pid;
 
 	REQUIRE_PRIVILEGE("gives a child other credentials");
-	pid = util_spawn(distinct_ids, NULL, &fd);
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	pid = util_spawn_text(distinct_ids, NULL, &fd, pidstr);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--json", pidstr, "self"), 0);
 	/* One document, as util-linux writes it, a process a line. */
 	ASSERT_TRUE(json_valid(o.out));
@@ -212,19 +209,12 @@ TEST(info_ending_of_reaped_process)
  */
 static int crash_with_core(const char *dir)
 {
-	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 	pid_t pid = fork();
 	int fd;
 
 	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		if (chdir(dir) || setrlimit(RLIMIT_CORE, &unlimited))
-			_exit(92);
-		prctl(PR_SET_DUMPABLE, 1);
-		signal(SIGSEGV, SIG_DFL); /* not a sanitizer's handler */
-		raise(SIGSEGV);
-		_exit(93);
-	}
+	if (pid == 0)
+		util_dump_core(dir);
 	fd = libpidfd_open(pid, 0);
 	ASSERT_GE(fd, 0);
 	return fd;
@@ -327,9 +317,8 @@ TEST(info_ps_columns)
 	siginfo_t si;
 	int fd, afd;
 	ssize_t n;
-	pid_t pid = util_spawn(name_it, "a b) (c", &fd);
+	pid_t pid = util_spawn_text(name_it, "a b) (c", &fd, pidstr);
 
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	/* The child's arguments are the test's own. */
 	afd = open("/proc/self/cmdline", O_RDONLY);
 	n = read(afd, args, sizeof(args) - 1);

@@ -63,6 +63,27 @@ pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd)
 	return pid;
 }
 
+pid_t util_spawn_text(void (*fn)(void *), void *arg, int *pidfd,
+		      char text[16])
+{
+	pid_t pid = util_spawn(fn, arg, pidfd);
+
+	snprintf(text, 16, "%d", pid);
+	return pid;
+}
+
+void util_dump_core(const char *dir)
+{
+	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (chdir(dir) || setrlimit(RLIMIT_CORE, &unlimited))
+		_exit(92);
+	prctl(PR_SET_DUMPABLE, 1);
+	signal(SIGSEGV, SIG_DFL); /* not a sanitizer's handler */
+	raise(SIGSEGV);
+	_exit(93);
+}
+
 pid_t util_zombie(int code, int *pidfd)
 {
 	int go[2];
@@ -452,7 +473,7 @@ int util_notif_filter(long nr)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = {
-		.len = nr < 0 ? 1 : sizeof(one) / sizeof(one[0]),
+		.len = nr < 0 ? 1 : UTIL_COUNT(one),
 		.filter = nr < 0 ? one + 2 : one,
 	};
 

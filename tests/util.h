@@ -32,6 +32,14 @@
 
 /* A child that runs fn (if any) and then sleeps until killed; 0 when fn is done. */
 pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd);
+/* As util_spawn(), with the pid also as text, for a command line. */
+pid_t util_spawn_text(void (*fn)(void *), void *arg, int *pidfd,
+		      char text[16]);
+/*
+ * In a child: dump core (core_pattern "core") in dir; exits 92 where it
+ * cannot enter dir or lift the core limit, 93 where it survives.
+ */
+void util_dump_core(const char *dir) __attribute__((noreturn));
 /* A child that exits at once with this code, left unreaped (a zombie). */
 pid_t util_zombie(int code, int *pidfd);
 /* Block until the pidfd polls readable (the process exited). */
