@@ -42,14 +42,16 @@ static const char *own_cgroup(void)
 	return path;
 }
 
-/* The whitespace-separated fields of a table line. */
-static int split(char *line, char **f, int max)
+/* Line n of a table split at blanks into f (copied into row): how many. */
+static int fields_of_line(const char *text, int n, char row[4096],
+			  char *f[16])
 {
-	int n = 0;
+	int count = 0;
 
-	for (char *s = strtok(line, " "); s && n < max; s = strtok(NULL, " "))
-		f[n++] = s;
-	return n;
+	snprintf(row, 4096, "%s", line_of(text, n));
+	for (char *s = strtok(row, " "); s && count < 16; s = strtok(NULL, " "))
+		f[count++] = s;
+	return count;
 }
 
 TEST(info_table_of_known_child)
@@ -65,12 +67,10 @@ TEST(info_table_of_known_child)
 		      "PID,PPID,RUID,EUID,SUID,FSUID,RGID,EGID,SGID,FSGID,CGROUP",
 		      pidstr), 0);
 	ASSERT_EQ(o.err[0], '\0');
-	snprintf(row, sizeof(row), "%s", line_of(o.out, 0));
-	ASSERT_EQ(split(row, f, 16), 11);
+	ASSERT_EQ(fields_of_line(o.out, 0, row, f), 11);
 	ASSERT_EQ(strcmp(f[0], "PID"), 0);
 	ASSERT_EQ(strcmp(f[10], "CGROUP"), 0);
-	snprintf(row, sizeof(row), "%s", line_of(o.out, 1));
-	ASSERT_EQ(split(row, f, 16), 11);
+	ASSERT_EQ(fields_of_line(o.out, 1, row, f), 11);
 	ASSERT_EQ(atoi(f[0]), pid);
 	ASSERT_EQ(atoi(f[1]), getpid());
 	ASSERT_EQ(atoi(f[2]), 2201);
@@ -92,12 +92,10 @@ TEST(info_default_table_names_root)
 	char row[4096], *f[16];
 
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "self"), 0);
-	snprintf(row, sizeof(row), "%s", line_of(o.out, 0));
-	ASSERT_EQ(split(row, f, 16), 10);
+	ASSERT_EQ(fields_of_line(o.out, 0, row, f), 10);
 	ASSERT_EQ(strcmp(f[4], "EUSER"), 0);
 	ASSERT_EQ(strcmp(f[9], "COMM"), 0);
-	snprintf(row, sizeof(row), "%s", line_of(o.out, 1));
-	ASSERT_EQ(split(row, f, 16), 10);
+	ASSERT_EQ(fields_of_line(o.out, 1, row, f), 10);
 	ASSERT_EQ(atoi(f[1]), getpid()); /* pidfd's parent is this test */
 	ASSERT_EQ(strcmp(f[4], getuid() == 0 ? "root" : f[4]), 0);
 	ASSERT_EQ(strcmp(f[8], "-"), 0); /* a live process has no ending */
