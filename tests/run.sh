@@ -14,9 +14,7 @@ label=${RUN_LABEL:-$mode}
 # The harness sets LIBPIDFD_EMULATE from TEST_MODE.
 export TEST_MODE="$mode"
 
-passed=0
-failed=0
-skipped=0
+. "$(dirname "$0")/tap.sh"
 log=$(mktemp "${TMPDIR:-/tmp}/libpidfd-run.XXXXXX")
 for t in "$build"/tests/test-*; do
 	[ -x "$t" ] || continue
@@ -24,18 +22,7 @@ for t in "$build"/tests/test-*; do
 	# RUN_TESTS, if set, names the only tests to run.
 	case " ${RUN_TESTS:-$name} " in *" $name "*) ;; *) continue ;; esac
 	"$t" > "$log" 2>&1
-	rc=$?
-	sed "s/^/[$label] $name: /" "$log"
-	s=$(grep -c '^ok .* # SKIP ' "$log")
-	p=$(($(grep -c '^ok ' "$log") - s))
-	f=$(grep -c '^not ok ' "$log")
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "[$label] $name: not ok - binary exited $rc"
-		f=1
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + s))
+	tap_count "$log" "[$label] $name: " $?
 done
 rm -f "$log"
 if [ "$skipped" -gt 0 ]; then
