@@ -77,6 +77,7 @@ test_names() { # binary
 	sed -n 's/^TEST\(_TIMEOUT\)\{0,1\}(\([a-z0-9_]*\).*/\2/p' "$here/tests/$1.c"
 }
 
+# shellcheck source=tests/tap.sh
 . "$here/tests/tap.sh"
 
 run_binary() { # mode, binary path

@@ -14,6 +14,7 @@ label=${RUN_LABEL:-$mode}
 # The harness sets LIBPIDFD_EMULATE from TEST_MODE.
 export TEST_MODE="$mode"
 
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 log=$(mktemp "${TMPDIR:-/tmp}/libpidfd-run.XXXXXX")
 for t in "$build"/tests/test-*; do

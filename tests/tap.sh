@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by tests/run.sh and tests/qemu.sh: the sums of test binaries'
 # TAP output, in passed, failed and skipped.
 passed=0
