@@ -27,10 +27,7 @@ static const struct kfeature kfeatures[] = {
 #undef KFEATURE
 };
 
-static const struct {
-	uint64_t bit;
-	const char *name;
-} info_bits[] = {
+static const struct bit_name info_bits[] = {
 	{ PIDFD_INFO_PID, "PID" },
 	{ PIDFD_INFO_CREDS, "CREDS" },
 	{ PIDFD_INFO_CGROUPID, "CGROUPID" },
@@ -207,11 +204,8 @@ static void print_json_lines(const struct libpidfd_features *f)
 int cmd_features(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "json-lines", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		OPTIONS_JSON,
+		OPTIONS_COMMON_END,
 	};
 	struct libpidfd_features f;
 	int c, json = 0;

@@ -177,10 +177,7 @@ static bool get_exitcode(const struct proc *p, char *b, size_t n)
 /* The coredump bits, by name: "dumped,root", "skip", "user". */
 static bool get_coredump(const struct proc *p, char *b, size_t n)
 {
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} bits[] = {
+	static const struct bit_name bits[] = {
 		{ PIDFD_COREDUMPED, "dumped" },
 		{ PIDFD_COREDUMP_SKIP, "skip" },
 		{ PIDFD_COREDUMP_USER, "user" },
@@ -550,17 +547,14 @@ static uid_t parse_user(const char *s)
 
 static const char *const short_opts = "Jjnrau:o:hV";
 static const struct option long_opts[] = {
-	{ "json", no_argument, NULL, 'J' },
-	{ "json-lines", no_argument, NULL, 'j' },
+	OPTIONS_JSON,
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "raw", no_argument, NULL, 'r' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fields", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	OPTIONS_COMMON_END,
 };
 
 static bool parse_options(int argc, char **argv, struct info_ctx *x)

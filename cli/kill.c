@@ -26,9 +26,7 @@ int cmd_kill(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "signal", required_argument, NULL, 's' },
 		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		OPTIONS_COMMON_END,
 	};
 	struct target *t;
 	int c, sig = SIGTERM, rc = EXIT_SUCCESS, n;

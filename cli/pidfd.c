@@ -108,9 +108,7 @@ static void close_stdout(void)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		OPTIONS_COMMON_END,
 	};
 	static const struct {
 		const char *name;

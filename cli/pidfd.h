@@ -101,6 +101,25 @@ void table_add_row(struct table *t, char **values); /* takes them */
 void table_print(FILE *f, struct table *t, bool headings, bool raw);
 void table_free(struct table *t);
 
+/* A flag and its name, for the tables that spell a mask out. */
+struct bit_name {
+	uint64_t bit;
+	const char *name;
+};
+
+/*
+ * The long options several commands share, for their getopt_long()
+ * tables: --json and --json-lines; --help and --version, which every
+ * command takes and common_option() handles, and the table's end.
+ */
+#define OPTIONS_JSON                                  \
+	{ "json", no_argument, NULL, 'J' },           \
+	{ "json-lines", no_argument, NULL, 'j' }
+#define OPTIONS_COMMON_END                            \
+	{ "help", no_argument, NULL, 'h' },           \
+	{ "version", no_argument, NULL, 'V' },        \
+	{ NULL, 0, NULL, 0 }
+
 /* --help, --version, or getopt's '?' (a usage error): never returns. */
 void common_option(int c) __attribute__((noreturn));
 /* The info fields and what each means, for --help. */

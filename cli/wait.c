@@ -310,11 +310,8 @@ int cmd_wait(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "json-lines", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		OPTIONS_JSON,
+		OPTIONS_COMMON_END,
 	};
 	struct wait_ctx c = { 0 };
 	struct libpidfd_features f;

@@ -65,35 +65,55 @@ static inline void cli_drain(int out, int err, struct cli_out *o)
 }
 
 /*
- * Run argv (argv[0] relative to the build directory), with pre() called in
- * the child just before exec (it may start processes that the program
- * inherits as children, and fill in argv). The exit status, -1 on a signal.
+ * Start argv (argv[0] relative to the build directory), with pre() called
+ * in the child just before exec (it may start processes that the program
+ * inherits as children, and fill in argv). Its pid; the read ends of its
+ * stdout and stderr in *out and *err.
  */
-static inline int cli_run_pre(struct cli_out *o, char **argv,
-			      void (*pre)(char **argv, void *arg), void *arg)
+static inline pid_t cli_start(char **argv,
+			      void (*pre)(char **argv, void *arg), void *arg,
+			      int *out, int *err)
 {
-	int out[2], err[2];
+	int o[2], e[2];
 	const char *prog = cli_path(argv[0]);
 	pid_t pid;
 
-	ASSERT_EQ(pipe2(out, O_CLOEXEC), 0);
-	ASSERT_EQ(pipe2(err, O_CLOEXEC), 0);
+	ASSERT_EQ(pipe2(o, O_CLOEXEC), 0);
+	ASSERT_EQ(pipe2(e, O_CLOEXEC), 0);
 	fflush(stdout);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(err[1], 2);
+		dup2(o[1], 1);
+		dup2(e[1], 2);
 		if (pre)
 			pre(argv, arg);
 		execv(prog, argv);
 		_exit(127);
 	}
-	close(out[1]);
-	close(err[1]);
-	cli_drain(out[0], err[0], o);
+	close(o[1]);
+	close(e[1]);
+	*out = o[0];
+	*err = e[0];
+	return pid;
+}
+
+/* The exit status of a started program, -1 on a signal. */
+static inline int cli_wait(struct cli_out *o, pid_t pid)
+{
 	ASSERT_EQ(waitpid(pid, &o->status, 0), pid);
 	return WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1;
+}
+
+/* Run argv as cli_start() does, to its end: its output and exit status. */
+static inline int cli_run_pre(struct cli_out *o, char **argv,
+			      void (*pre)(char **argv, void *arg), void *arg)
+{
+	int out, err;
+	pid_t pid = cli_start(argv, pre, arg, &out, &err);
+
+	cli_drain(out, err, o);
+	return cli_wait(o, pid);
 }
 
 static inline int cli_run(struct cli_out *o, char **argv)

@@ -14,9 +14,8 @@ label=${RUN_LABEL:-$mode}
 # The harness sets LIBPIDFD_EMULATE from TEST_MODE.
 export TEST_MODE="$mode"
 
-passed=0
-failed=0
-skipped=0
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 log=$(mktemp "${TMPDIR:-/tmp}/libpidfd-run.XXXXXX")
 # The tests of this tree's sources: a binary a renamed test left behind in
 # an old build directory is not one of them.
@@ -32,18 +31,7 @@ for src in "$here"/test-*.c; do
 		continue
 	fi
 	"$t" > "$log" 2>&1
-	rc=$?
-	sed "s/^/[$label] $name: /" "$log"
-	s=$(grep -c '^ok .* # SKIP ' "$log")
-	p=$(($(grep -c '^ok ' "$log") - s))
-	f=$(grep -c '^not ok ' "$log")
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "[$label] $name: not ok - binary exited $rc"
-		f=1
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + s))
+	tap_count "$log" "[$label] $name: " $?
 done
 rm -f "$log"
 if [ "$skipped" -gt 0 ]; then

@@ -103,17 +103,29 @@ static void new_pidns(char **argv, void *arg)
 	_exit(WEXITSTATUS(status));
 }
 
+/* "pidfd info -o PID <process>", with pre() before the exec, fails with err. */
+static void expect_info_fails(const char *process,
+			      void (*pre)(char **argv, void *arg),
+			      const char *err)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "PID",
+					      (char *)process, NULL },
+			      pre, NULL), 1);
+	ASSERT_EQ(o.out[0], '\0');
+	if (!strstr(o.err, err))
+		FAIL("err: %s", o.err);
+}
+
 TEST(proc_of_another_pid_namespace_is_named)
 {
 	struct cli_out o;
 
 	REQUIRE_PRIVILEGE("creates a pid namespace");
-	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "PID", "1",
-					      NULL }, new_pidns, NULL), 1);
-	ASSERT_EQ(o.out[0], '\0');
-	if (!strstr(o.err, "pidfd: cannot get information on process 1: "
-		    "/proc belongs to another pid namespace"))
-		FAIL("err: %s", o.err);
+	expect_info_fails("1", new_pidns,
+			  "pidfd: cannot get information on process 1: "
+			  "/proc belongs to another pid namespace");
 	/* Listing every process needs this namespace's /proc, native or not. */
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "--all", NULL },
 			      new_pidns, NULL), 1);
@@ -140,12 +152,6 @@ static void no_proc(char **argv, void *arg)
 
 TEST(proc_not_mounted_is_named)
 {
-	struct cli_out o;
-
 	REQUIRE_PRIVILEGE("unmounts /proc in a mount namespace of its own");
-	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "PID", "X",
-					      NULL }, no_proc, NULL), 1);
-	ASSERT_EQ(o.out[0], '\0');
-	if (!strstr(o.err, ": /proc is not mounted"))
-		FAIL("err: %s", o.err);
+	expect_info_fails("X", no_proc, ": /proc is not mounted");
 }

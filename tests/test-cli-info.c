@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -43,14 +42,16 @@ static const char *own_cgroup(void)
 	return path;
 }
 
-/* The whitespace-separated fields of a table line. */
-static int split(char *line, char **f, int max)
+/* Line n of a table split at blanks into f (copied into row): how many. */
+static int fields_of_line(const char *text, int n, char row[4096],
+			  char *f[16])
 {
-	int n = 0;
+	int count = 0;
 
-	for (char *s = strtok(line, " "); s && n < max; s = strtok(NULL, " "))
-		f[n++] = s;
-	return n;
+	snprintf(row, 4096, "%s", line_of(text, n));
+	for (char *s = strtok(row, " "); s && count < 16; s = strtok(NULL, " "))
+		f[count++] = s;
+	return count;
 }
 
 TEST(info_table_of_known_child)
@@ -61,18 +62,15 @@ TEST(info_table_of_known_child)
 	pid_t pid;
 
 	REQUIRE_PRIVILEGE("gives a child other credentials");
-	pid = util_spawn(distinct_ids, NULL, &fd);
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	pid = util_spawn_text(distinct_ids, NULL, &fd, pidstr);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--fields",
 		      "PID,PPID,RUID,EUID,SUID,FSUID,RGID,EGID,SGID,FSGID,CGROUP",
 		      pidstr), 0);
 	ASSERT_EQ(o.err[0], '\0');
-	snprintf(row, sizeof(row), "%s", line_of(o.out, 0));
-	ASSERT_EQ(split(row, f, 16), 11);
+	ASSERT_EQ(fields_of_line(o.out, 0, row, f), 11);
 	ASSERT_EQ(strcmp(f[0], "PID"), 0);
 	ASSERT_EQ(strcmp(f[10], "CGROUP"), 0);
-	snprintf(row, sizeof(row), "%s", line_of(o.out, 1));
-	ASSERT_EQ(split(row, f, 16), 11);
+	ASSERT_EQ(fields_of_line(o.out, 1, row, f), 11);
 	ASSERT_EQ(atoi(f[0]), pid);
 	ASSERT_EQ(atoi(f[1]), getpid());
 	ASSERT_EQ(atoi(f[2]), 2201);
@@ -94,12 +92,10 @@ TEST(info_default_table_names_root)
 	char row[4096], *f[16];
 
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "self"), 0);
-	snprintf(row, sizeof(row), "%s", line_of(o.out, 0));
-	ASSERT_EQ(split(row, f, 16), 10);
+	ASSERT_EQ(fields_of_line(o.out, 0, row, f), 10);
 	ASSERT_EQ(strcmp(f[4], "EUSER"), 0);
 	ASSERT_EQ(strcmp(f[9], "COMM"), 0);
-	snprintf(row, sizeof(row), "%s", line_of(o.out, 1));
-	ASSERT_EQ(split(row, f, 16), 10);
+	ASSERT_EQ(fields_of_line(o.out, 1, row, f), 10);
 	ASSERT_EQ(atoi(f[1]), getpid()); /* pidfd's parent is this test */
 	ASSERT_EQ(strcmp(f[4], getuid() == 0 ? "root" : f[4]), 0);
 	ASSERT_EQ(strcmp(f[8], "-"), 0); /* a live process has no ending */
@@ -115,8 +111,7 @@ TEST(info_json_of_known_child_and_self)
 	pid_t pid;
 
 	REQUIRE_PRIVILEGE("gives a child other credentials");
-	pid = util_spawn(distinct_ids, NULL, &fd);
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	pid = util_spawn_text(distinct_ids, NULL, &fd, pidstr);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "--json", pidstr, "self"), 0);
 	/* One document, as util-linux writes it, a process a line. */
 	ASSERT_TRUE(json_valid(o.out));
@@ -212,19 +207,12 @@ TEST(info_ending_of_reaped_process)
  */
 static int crash_with_core(const char *dir)
 {
-	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 	pid_t pid = fork();
 	int fd;
 
 	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		if (chdir(dir) || setrlimit(RLIMIT_CORE, &unlimited))
-			_exit(92);
-		prctl(PR_SET_DUMPABLE, 1);
-		signal(SIGSEGV, SIG_DFL); /* not a sanitizer's handler */
-		raise(SIGSEGV);
-		_exit(93);
-	}
+	if (pid == 0)
+		util_dump_core(dir);
 	fd = libpidfd_open(pid, 0);
 	ASSERT_GE(fd, 0);
 	return fd;
@@ -327,9 +315,8 @@ TEST(info_ps_columns)
 	siginfo_t si;
 	int fd, afd;
 	ssize_t n;
-	pid_t pid = util_spawn(name_it, "a b) (c", &fd);
+	pid_t pid = util_spawn_text(name_it, "a b) (c", &fd, pidstr);
 
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
 	/* The child's arguments are the test's own. */
 	afd = open("/proc/self/cmdline", O_RDONLY);
 	n = read(afd, args, sizeof(args) - 1);

@@ -35,9 +35,8 @@ static int kill_child_with(const char *opt, const char *sig)
 	char pidstr[16];
 	siginfo_t si;
 	int fd;
-	pid_t pid = util_spawn(default_signals, NULL, &fd);
 
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	util_spawn_text(default_signals, NULL, &fd, pidstr);
 	if (opt && !sig)
 		ASSERT_EQ(CLI(&o, "pidfd", "kill", (char *)opt, pidstr), 0);
 	else if (opt)
@@ -77,9 +76,8 @@ TEST(kill_signal_0_checks_existence)
 	struct cli_out o;
 	char pidstr[16];
 	int fd;
-	pid_t pid = util_spawn(NULL, NULL, &fd);
 
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	util_spawn_text(NULL, NULL, &fd, pidstr);
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "0", pidstr, "self"), 0);
 	ASSERT_EQ(libpidfd_send_signal(fd, 0, NULL, 0), 0);
 	util_kill_reap(fd);

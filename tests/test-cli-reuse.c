@@ -8,10 +8,8 @@
  * through the pidfd finds the process it was asked about reaped.
  */
 #include <libpidfd.h>
-#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
@@ -38,23 +36,12 @@ struct handover {
 /* In the tool's process before exec: every openat stops for the test. */
 static void trap_opens(char **argv, void *arg)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
 	struct handover h = { getpid(), -1 };
 	char c;
 
 	(void)argv;
 	(void)arg;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		_exit(90);
-	h.listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-				  SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	h.listener = util_notif_filter(SYS_openat);
 	/* The listener is close-on-exec: the test takes it before the exec. */
 	if (h.listener < 0 || write(ctx.req[1], &h, sizeof(h)) != sizeof(h) ||
 	    read(ctx.ack[0], &c, 1) != 1)

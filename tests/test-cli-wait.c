@@ -46,8 +46,6 @@ static void await_end(int pidfd)
 /* Ends after the victim before it (prev, a pidfd; -1 for the first). */
 static void victim(enum end e, int prev)
 {
-	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
-
 	/* One after the other, each once the one before is a zombie. */
 	if (prev >= 0)
 		await_end(prev);
@@ -60,11 +58,7 @@ static void victim(enum end e, int prev)
 		raise(SIGKILL);
 		break;
 	default:
-		if (chdir(core_dir) || setrlimit(RLIMIT_CORE, &unlimited))
-			_exit(92);
-		prctl(PR_SET_DUMPABLE, 1);
-		signal(SIGSEGV, SIG_DFL); /* not a sanitizer's handler */
-		raise(SIGSEGV);
+		util_dump_core(core_dir);
 	}
 	_exit(93);
 }
@@ -240,9 +234,8 @@ TEST(wait_timeout_exits_3)
 	struct cli_out o;
 	char pidstr[16];
 	int fd;
-	pid_t pid = util_spawn(NULL, NULL, &fd);
 
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	util_spawn_text(NULL, NULL, &fd, pidstr);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--timeout", "0.2", pidstr), 3);
 	ASSERT_EQ(o.out[0], '\0');
 	/* The document is whole even then, with no process in it. */

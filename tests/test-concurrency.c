@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <libpidfd.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -30,6 +31,31 @@ static void become(void *arg)
 		_exit(97);
 }
 
+/* Wrong answers seen by many threads at once: how many, and the first. */
+struct wrongs {
+	int count;
+	char first[200];
+};
+
+static void __attribute__((format(printf, 2, 3)))
+note_wrong(struct wrongs *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (__atomic_fetch_add(&w->count, 1, __ATOMIC_SEQ_CST) != 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->first, sizeof(w->first), fmt, ap);
+	va_end(ap);
+}
+
+/* After the threads are joined. */
+static void expect_no_wrongs(const struct wrongs *w)
+{
+	if (w->count)
+		FAIL("%d wrong answers, the first: %s", w->count, w->first);
+}
+
 /* ------------------------------------------------------------------------
  * Threads: every function, on shared pidfds and on each thread's own,
  * while the main thread kills and reaps the targets one by one.
@@ -41,15 +67,13 @@ static struct {
 	int fd[TARGETS];
 	pid_t pid[TARGETS];
 	int stop;
-	int wrong;
-	char first[200];
+	struct wrongs wrongs;
 } S;
 
 static void wrong(const char *what, int i, long r, int err)
 {
-	if (__atomic_fetch_add(&S.wrong, 1, __ATOMIC_SEQ_CST) == 0)
-		snprintf(S.first, sizeof(S.first), "%s on target %d: %ld %s",
-			 what, i, r, strerrorname_np(err));
+	note_wrong(&S.wrongs, "%s on target %d: %ld %s", what, i, r,
+		   strerrorname_np(err));
 }
 
 /* r is the answer for target i, alive or gone. */
@@ -170,8 +194,7 @@ static void threads_while_targets_exit(void)
 	__atomic_store_n(&S.stop, 1, __ATOMIC_SEQ_CST);
 	for (int t = 0; t < THREADS; t++)
 		pthread_join(th[t], NULL);
-	if (S.wrong)
-		FAIL("%d wrong answers, the first: %s", S.wrong, S.first);
+	expect_no_wrongs(&S.wrongs);
 	for (int i = 0; i < TARGETS; i++)
 		close(S.fd[i]);
 	ASSERT_EQ(util_count_fds(), before);
@@ -504,15 +527,13 @@ static struct {
 	int fd, ns[2], rounds;
 	pid_t pid;
 	uint64_t id;
-	int wrong;
-	char first[200];
+	struct wrongs wrongs;
 } C;
 
 static void cache_wrong(const char *what, int round, long r, int err)
 {
-	if (__atomic_fetch_add(&C.wrong, 1, __ATOMIC_SEQ_CST) == 0)
-		snprintf(C.first, sizeof(C.first), "%s, round %d: %ld %s",
-			 what, round, r, err ? strerrorname_np(err) : "0");
+	note_wrong(&C.wrongs, "%s, round %d: %ld %s", what, round, r,
+		   err ? strerrorname_np(err) : "0");
 }
 
 static void *cache_user(void *arg)
@@ -586,8 +607,7 @@ static void threads_share_cold_caches(const char *base, const char *t,
 		pthread_join(th[i], NULL);
 	util_kill_reap(C.fd);
 	umount2(mnt, MNT_DETACH);
-	if (C.wrong)
-		FAIL("%d wrong answers, the first: %s", C.wrong, C.first);
+	expect_no_wrongs(&C.wrongs);
 }
 
 TEST_TIMEOUT(threads_fill_and_rewrite_the_caches_at_once, 60)

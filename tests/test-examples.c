@@ -23,6 +23,20 @@ static size_t read_lines(int fd, char *buf, size_t cap, int n)
 	return len;
 }
 
+/* In the supervisor before exec: the read end of the go pipe as fd 3. */
+static void go_as_fd3(char **argv, void *go)
+{
+	int fd = *(int *)go;
+
+	(void)argv;
+	/*
+	 * The commands inherit fd 3: dup2() clears close-on-exec, but not
+	 * where the pipe already is fd 3.
+	 */
+	if (fd == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(fd, 3) < 0)
+		_exit(126);
+}
+
 /*
  * The supervisor with commands whose last one reads a line from fd 3: it
  * ends only once the supervisor has reported all the others, so the order
@@ -32,38 +46,23 @@ static size_t read_lines(int fd, char *buf, size_t cap, int n)
 static int supervise_last_released(struct cli_out *o, char **argv)
 {
 	static struct cli_out rest;
-	int out[2], err[2], go[2], others = 0;
+	int out, err, go[2], others = 0;
 	size_t len;
 	pid_t pid;
 
 	while (argv[others + 2])
 		others++;
-	ASSERT_EQ(pipe2(out, O_CLOEXEC), 0);
-	ASSERT_EQ(pipe2(err, O_CLOEXEC), 0);
 	ASSERT_EQ(pipe2(go, O_CLOEXEC), 0);
-	fflush(stdout);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		/* dup2() clears close-on-exec: the commands inherit fd 3. */
-		if (dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0 ||
-		    dup2(go[0], 3) < 0)
-			_exit(126);
-		execv(cli_path(argv[0]), argv);
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
+	pid = cli_start(argv, go_as_fd3, &go[0], &out, &err);
 	close(go[0]);
-	len = read_lines(out[0], o->out, sizeof(o->out), others);
+	len = read_lines(out, o->out, sizeof(o->out), others);
 	ASSERT_EQ(write(go[1], "go\n", 3), 3);
 	close(go[1]);
-	cli_drain(out[0], err[0], &rest);
+	cli_drain(out, err, &rest);
 	ASSERT_TRUE(len + strlen(rest.out) < sizeof(o->out));
 	strcpy(o->out + len, rest.out);
 	strcpy(o->err, rest.err);
-	ASSERT_EQ(waitpid(pid, &o->status, 0), pid);
-	return WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1;
+	return cli_wait(o, pid);
 }
 
 TEST(example_supervisor_reports_each_ending)

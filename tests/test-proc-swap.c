@@ -14,12 +14,9 @@
  * then lets the call go on.
  */
 #include <libpidfd.h>
-#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <fcntl.h>
@@ -54,29 +51,6 @@ struct call {
 	struct pidfd_info info;
 };
 
-static int install_filter(bool reads_only)
-{
-	struct sock_filter all[] = {
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-	};
-	struct sock_filter reads[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_read, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = reads_only ? 4 : 1,
-		.filter = reads_only ? reads : all,
-	};
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-}
-
 static void make_call(struct call *c)
 {
 	memset(&c->info, 0, sizeof(c->info));
@@ -97,7 +71,7 @@ static void make_call(struct call *c)
 static void *worker(void *arg)
 {
 	struct call *c = arg;
-	int l = install_filter(c->reads_only);
+	int l = util_notif_filter(c->reads_only ? SYS_read : -1);
 
 	__atomic_store_n(&c->listener, l < 0 ? -2 : l, __ATOMIC_SEQ_CST);
 	if (l >= 0)
@@ -392,9 +366,10 @@ static void expect_not_ours(int pidfd, const char *when)
 		}
 }
 
-static void forked_child(int parent_target)
+static void forked_child(void *parent_pidfd)
 {
 	static struct util_gen own;
+	int parent_target = *(int *)parent_pidfd;
 	int pidfd;
 
 	ASSERT_EQ(getpid(), 1);
@@ -412,8 +387,7 @@ static void forked_child(int parent_target)
 static void fork_into_pidns(void)
 {
 	static struct util_gen target;
-	int pidfd, status;
-	pid_t pid;
+	int pidfd;
 
 	ASSERT_EQ(getpid(), 1);
 	ASSERT_EQ(util_spawn_gen(&target, TARGET_UID, TARGET_PID, &pidfd),
@@ -421,15 +395,7 @@ static void fork_into_pidns(void)
 	learn_target(pidfd);
 	warm_up(pidfd);
 	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		forked_child(pidfd);
-		fflush(stdout);
-		_exit(0);
-	}
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	ASSERT_EQ(status, 0);
+	util_in_child(forked_child, &pidfd);
 	warm_up(pidfd); /* and the parent is still right */
 	util_kill_reap_keep_fd(pidfd);
 }

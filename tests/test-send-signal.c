@@ -74,16 +74,21 @@ static void *second_thread(void *arg)
 	return NULL;
 }
 
-static void check_second_thread(void *arg)
+static void in_second_thread(void *fn)
 {
-	(void)arg;
-	util_in_thread(second_thread, NULL);
+	util_in_thread(*(void *(**)(void *))fn, NULL);
+}
+
+/* With the handler installed, fn on a second thread, on each path. */
+static void both_paths_in_thread(void *(*fn)(void *))
+{
+	install_handler();
+	util_both_paths(in_second_thread, &fn);
 }
 
 TEST(signal_from_second_thread_reaches_it)
 {
-	install_handler();
-	util_both_paths(check_second_thread, NULL);
+	both_paths_in_thread(second_thread);
 }
 
 /*
@@ -314,16 +319,9 @@ static void *caller_siginfo_thread(void *arg)
 	return NULL;
 }
 
-static void check_caller_siginfo_thread(void *arg)
-{
-	(void)arg;
-	util_in_thread(caller_siginfo_thread, NULL);
-}
-
 TEST(signal_caller_siginfo_second_thread)
 {
-	install_handler();
-	util_both_paths(check_caller_siginfo_thread, NULL);
+	both_paths_in_thread(caller_siginfo_thread);
 }
 
 /* SI_QUEUE to our own process group: the kernel's flag, where it has it. */

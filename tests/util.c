@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
 #include <linux/futex.h>
 #include <linux/seccomp.h>
 #include <sys/mman.h>
@@ -60,6 +61,27 @@ pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd)
 	close(ready[0]);
 	*pidfd = pidfd_of(pid);
 	return pid;
+}
+
+pid_t util_spawn_text(void (*fn)(void *), void *arg, int *pidfd,
+		      char text[16])
+{
+	pid_t pid = util_spawn(fn, arg, pidfd);
+
+	snprintf(text, 16, "%d", pid);
+	return pid;
+}
+
+void util_dump_core(const char *dir)
+{
+	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (chdir(dir) || setrlimit(RLIMIT_CORE, &unlimited))
+		_exit(92);
+	prctl(PR_SET_DUMPABLE, 1);
+	signal(SIGSEGV, SIG_DFL); /* not a sanitizer's handler */
+	raise(SIGSEGV);
+	_exit(93);
 }
 
 pid_t util_zombie(int code, int *pidfd)
@@ -439,6 +461,26 @@ void util_in_private_mounts(void (*fn)(void))
 {
 	REQUIRE_PRIVILEGE("mounts in a mount namespace of its own");
 	util_in_child(private_mounts_then, &fn);
+}
+
+int util_notif_filter(long nr)
+{
+	struct sock_filter one[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = nr < 0 ? 1 : UTIL_COUNT(one),
+		.filter = nr < 0 ? one + 2 : one,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 }
 
 int util_notif_serve(const int *listener, util_stop_hook at_stop, void *arg)

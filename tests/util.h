@@ -32,6 +32,14 @@
 
 /* A child that runs fn (if any) and then sleeps until killed; 0 when fn is done. */
 pid_t util_spawn(void (*fn)(void *), void *arg, int *pidfd);
+/* As util_spawn(), with the pid also as text, for a command line. */
+pid_t util_spawn_text(void (*fn)(void *), void *arg, int *pidfd,
+		      char text[16]);
+/*
+ * In a child: dump core (core_pattern "core") in dir; exits 92 where it
+ * cannot enter dir or lift the core limit, 93 where it survives.
+ */
+void util_dump_core(const char *dir) __attribute__((noreturn));
 /* A child that exits at once with this code, left unreaped (a zombie). */
 pid_t util_zombie(int code, int *pidfd);
 /* Block until the pidfd polls readable (the process exited). */
@@ -173,6 +181,13 @@ struct seccomp_notif_resp;
  */
 typedef bool (*util_stop_hook)(int stop, const struct seccomp_notif *req,
 			       struct seccomp_notif_resp *resp, void *arg);
+/*
+ * Stop the calling thread (and what it execs) at each call of system call
+ * nr, or at every system call where nr is -1: installs a seccomp filter
+ * with a user notification listener, which it returns (close-on-exec), or
+ * -1 with errno.
+ */
+int util_notif_filter(long nr);
 /*
  * Serve a listener until the filtered process or thread is gone, calling
  * at_stop at each stopped system call; close the listener. *listener may

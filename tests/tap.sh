@@ -1,0 +1,23 @@
+# shellcheck shell=sh
+# Sourced by tests/run.sh and tests/qemu.sh: the sums of test binaries'
+# TAP output, in passed, failed and skipped.
+passed=0
+failed=0
+skipped=0
+
+# tap_count LOG PREFIX STATUS: show a binary's log, each line after PREFIX,
+# and add its results to the sums. A binary that exits non-zero with no
+# failed test counts as one failure.
+tap_count() {
+	sed "s/^/$2/" "$1"
+	s=$(grep -c '^ok .* # SKIP ' "$1")
+	p=$(($(grep -c '^ok ' "$1") - s))
+	f=$(grep -c '^not ok ' "$1")
+	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "${2}not ok - binary exited $3"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+}
