@@ -143,8 +143,8 @@ static SYSCALL_FRAME int get_info_native_fd(int pidfd, struct pidfd_info *info,
 	int r;
 
 	lpfd_kernel_info(&k);
-	if (!k.supported && read_request(info, &req) < 0)
-		req = 0;
+	if (!k.supported && lpfd_user_readable_u64(info) == 0)
+		memcpy(&req, info, sizeof(req));
 	r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
 	if (r < 0)
 		return newest_errno(pidfd, r);

@@ -136,6 +136,8 @@ int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi);
  * kernel would fault on, never a crash. One system call per page.
  */
 int lpfd_user_readable(const void *p, size_t n);
+/* The 8 bytes at p, in one system call that qemu-user cannot judge. */
+int lpfd_user_readable_u64(const void *p);
 int lpfd_user_writable(void *p, size_t n);
 
 /* ------------------------------------------------------------------------
