@@ -2,7 +2,7 @@
 /*
  * The library's global state, all of it, and why each piece is safe without
  * a lock (the library takes none: it is called from signal handlers) and
- * right across fork(), unshare() and exec. None of it is a descriptor.
+ * right across a fork, unshare(2) and exec. None of it is a descriptor.
  *
  *  1. The probe table (src/probe.c: feature_cache, info_word). Words
  *     written with relaxed atomics; two threads racing on a first probe
