@@ -17,13 +17,13 @@
  *   - the joined path resolves within that very mount (the handle's mount
  *     id), not through something mounted below it;
  *   - the calling thread's cgroup namespace is the one the mount's root
- *     was read in (/proc shows cgroup paths relative to its root), by the
- *     namespace's inode number. That number is the one check here that an
- *     id reused later could pass: a thread that leaves the namespace, which
- *     then dies, and enters a new one given the same number but rooted
- *     elsewhere, would be answered through the old root. Nothing cheaper
- *     than mountinfo names a cgroup namespace's root on these kernels
- *     (bench/README.md).
+ *     was read in (/proc shows cgroup paths relative to its root): the
+ *     initial one, the only one the cache is used in. A namespace's inode
+ *     number is handed out again once the namespace is gone, and nothing
+ *     cheaper than mountinfo names a namespace's root; the initial
+ *     namespace lives as long as the system, under a number no other is
+ *     ever given (PROC_CGROUP_INIT_INO), so no recycled id can pass. In a
+ *     namespace of its own a caller reads mountinfo each time.
  * Otherwise, or when the cache is being written, mountinfo is read as if
  * there were no cache. The cache is a seqlock whose writer never waits: a
  * writer that finds another one at work leaves the cache alone, so there
@@ -156,6 +156,9 @@ static int cgroup_handle_unique(const char *path, uint64_t *id,
 	return handle_of(path, id, mnt_unique, AT_HANDLE_MNT_ID_UNIQUE);
 }
 
+/* The initial cgroup namespace's number, which no other is ever given. */
+#define CGROUP_NS_INITIAL 0xEFFFFFFBULL
+
 /* The calling thread's cgroup namespace, by the inode /proc names. */
 static int cgroup_ns_of_thread(const struct lpfd_proc *proc, uint64_t *ino)
 {
@@ -279,7 +282,7 @@ int lpfd_read_cgroupid(const struct lpfd_proc *p, const char *path,
 	char buf[LPFD_PATH_MAX + 64], chunk[4096];
 	struct cgroup_lookup l = { .mnt_id = -1, .m.mnt_unique = 0 };
 	uint64_t cgroup_ns = 0;
-	bool ns_known;
+	bool cacheable;
 	int mnt_id, r;
 	ssize_t n;
 
@@ -290,8 +293,9 @@ int lpfd_read_cgroupid(const struct lpfd_proc *p, const char *path,
 	if (r < 0)
 		return r;
 	/* Only this thread changes its cgroup namespace: asking now is enough. */
-	ns_known = cgroup_ns_of_thread(p, &cgroup_ns) == 0;
-	if (ns_known && cgroupid_cached(buf, cgroup_ns, id) == 0)
+	cacheable = cgroup_ns_of_thread(p, &cgroup_ns) == 0 &&
+		    cgroup_ns == CGROUP_NS_INITIAL;
+	if (cacheable && cgroupid_cached(buf, cgroup_ns, id) == 0)
 		return 0;
 	l.path = buf;
 	r = lpfd_proc_for_each_line(p, "self/mountinfo", chunk, sizeof(chunk),
@@ -305,7 +309,7 @@ int lpfd_read_cgroupid(const struct lpfd_proc *p, const char *path,
 		return r;
 	if (mnt_id != l.mnt_id)
 		return -ENOENT;
-	if (ns_known)
+	if (cacheable)
 		remember(&l, cgroup_ns);
 	return 0;
 }
