@@ -36,6 +36,7 @@ test-examples	$exec_reason
 test-concurrency:calls_after_exec_on_an_inherited_pidfd	$exec_reason
 test-symbols	reads libpidfd.so, which the static cross-build does not make
 test-reuse	$clone3_reason
+test-proc-swap	$clone3_reason; and it stops system calls with seccomp user notification, which would stop qemu-user's own, not the guest's
 test-environ:proc_of_the_parent_pid_namespace_with_the_same_own_pid_gives_enosys	$clone3_reason
 test-concurrency:threads_call_everything_while_targets_exit	$madvise_reason
 test-process-madvise:madvise_self_any_advice	$madvise_reason
