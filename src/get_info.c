@@ -119,11 +119,13 @@ static int newest_errno(int pidfd, int err)
 
 /*
  * The request, read as the kernel reads it: -EFAULT where it cannot be.
- * The struct may sit at any address, as the kernel takes it.
+ * The struct may sit at any address, as the kernel takes it. checked: the
+ * whole struct was already found writable.
  */
-static int read_request(const struct pidfd_info *info, uint64_t *req)
+static int read_request(const struct pidfd_info *info, uint64_t *req,
+			bool checked)
 {
-	if (lpfd_user_readable(info, sizeof(*req)) < 0)
+	if (!checked && lpfd_user_readable(info, sizeof(*req)) < 0)
 		return -EFAULT;
 	memcpy(req, info, sizeof(*req));
 	return 0;
@@ -322,14 +324,15 @@ static int copy_out(struct pidfd_info *info, size_t size,
  * read; the kernel judges the fd before the struct.
  */
 static int get_info_emulated_pidfd(int pidfd, const struct pidfd_info *info,
-				   uint64_t *req, struct pidfd_info *k)
+				   bool checked, uint64_t *req,
+				   struct pidfd_info *k)
 {
 	struct lpfd_proc p;
 	int pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
 
 	if (r < 0)
 		return r;
-	r = read_request(info, req);
+	r = read_request(info, req, checked);
 	if (r == 0)
 		r = get_info_emulated_fd(&p, pidfd, pid, *req, k);
 	lpfd_proc_close(&p);
@@ -337,32 +340,39 @@ static int get_info_emulated_pidfd(int pidfd, const struct pidfd_info *info,
 }
 
 /*
- * The kernel reads the request first (EFAULT) and writes the answer last.
- * On oneself nothing can fail in between, so one look at the whole struct,
- * writable, comes first, and is the only one.
+ * The kernel reads the request first (EFAULT) and writes the answer last:
+ * a struct that can be read but not written is EFAULT only if nothing
+ * failed in between. One look at the whole struct, writable, answers both
+ * questions for every caller whose struct is sound, so it comes first and
+ * is then the only one: under user-mode-linux a system call is a twelfth
+ * of the whole emulated call. Only where it fails are the two asked apart,
+ * in the kernel's order: the request before the work, the answer after.
+ * On oneself nothing can fail in between: the first look decides.
  */
 static int get_info_emulated(const struct lpfd_route *t,
 			     struct pidfd_info *info, size_t size)
 {
 	struct pidfd_info k = { 0 };
+	bool writable;
 	uint64_t req;
 	int r;
 
 	if (t->kind == LPFD_ROUTE_BAD)
 		return -EBADF;
+	writable = lpfd_user_writable(info, size) == 0;
 	if (lpfd_route_is_self(t)) {
-		if (lpfd_user_writable(info, size) < 0)
+		if (!writable)
 			return -EFAULT;
 		memcpy(&req, info, sizeof(req));
 		r = get_info_self(t, req, &k);
 	} else {
-		r = get_info_emulated_pidfd(t->fd, info, &req, &k);
+		r = get_info_emulated_pidfd(t->fd, info, writable, &req, &k);
 	}
 	if (r < 0)
 		return r;
 	if (req & PIDFD_INFO_SUPPORTED_MASK)
 		put_supported(&k, sizeof(k));
-	return copy_out(info, size, &k, lpfd_route_is_self(t));
+	return copy_out(info, size, &k, writable);
 }
 
 /*

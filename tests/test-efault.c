@@ -84,6 +84,36 @@ TEST(get_info_bad_struct_is_efault)
 	util_kill_reap(fd);
 }
 
+/*
+ * The kernel reads the request before the work and writes the answer
+ * after it: a reaped process is ESRCH in a struct that can be read but not
+ * written, and EFAULT in one that cannot be read. The emulation looks at
+ * a sound struct once, so the order must hold where that look fails.
+ */
+static void efault_order(bool emulate)
+{
+	char *p = pages();
+	int fd;
+
+	util_spawn(NULL, NULL, &fd);
+	util_kill_reap_keep_fd(fd);
+	util_set_path(emulate);
+	ASSERT_ERRNO(libpidfd_get_info(fd, (void *)(p + PAGE),
+				       sizeof(struct pidfd_info)), ESRCH);
+	ASSERT_ERRNO(libpidfd_get_info(fd, (void *)(p + 2 * PAGE),
+				       sizeof(struct pidfd_info)), EFAULT);
+	/* Readable mask, the rest in the read-only page: still the work's. */
+	ASSERT_ERRNO(libpidfd_get_info(fd, (void *)(p + PAGE - 8),
+				       sizeof(struct pidfd_info)), ESRCH);
+	close(fd);
+	munmap(p, 2 * PAGE);
+}
+
+TEST(get_info_reads_before_and_writes_after_the_work)
+{
+	both_paths(efault_order);
+}
+
 static void null_and_sizes(bool emulate)
 {
 	static unsigned char big[16384 + 64];
