@@ -267,6 +267,7 @@ enum libpidfd_support {
 #define LIBPIDFD_KERNEL_SELF_GROUP_10001  (1ULL << 12) /* 6.17 */
 #define LIBPIDFD_KERNEL_INFO_SUPPORTED    (1ULL << 13) /* 6.19 */
 #define LIBPIDFD_KERNEL_INFO_CODE         (1ULL << 14) /* 7.1 */
+#define LIBPIDFD_KERNEL_OPENAT2           (1ULL << 15) /* 5.6 */
 /* END KERNEL */
 
 /*

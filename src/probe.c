@@ -15,6 +15,7 @@
  * An emulator that does not know a call (qemu-user says ENOSYS, for an
  * unknown ioctl too) is a kernel without it.
  */
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <signal.h>
 #include <string.h>
@@ -93,6 +94,15 @@ static int probe_pidfd_thread(void)
 	if (fd >= 0)
 		lpfd_sys_close(fd);
 	return present_unless(fd, -EINVAL, -EINVAL);
+}
+
+/* Whether the emulation's /proc reads can refuse to cross a mount. */
+static int probe_openat2(void)
+{
+	struct lpfd_open_how how = { .flags = O_PATH | O_CLOEXEC,
+				     .resolve = LPFD_RESOLVE_NO_XDEV };
+
+	return answers_ebadf(lpfd_sys_openat2(-1, "x", &how));
 }
 
 /* A pidfs ioctl on a pidfd of our own, opened for this one probe. */

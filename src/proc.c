@@ -81,6 +81,26 @@ int lpfd_proc_openat(const struct lpfd_proc *p, const char *path,
 	return lpfd_sys_openat(p->dir, path, flags | O_CLOEXEC);
 }
 
+/*
+ * A file of this procfs instance itself: a mount over a file or directory
+ * inside it (a bind of another process's status over ours) is refused,
+ * EXDEV, where the kernel can (openat2, 5.6), and the call cannot answer
+ * soundly: -ENOSYS, as for a /proc of another namespace. Kernels before
+ * 5.6, and filters that refuse openat2, leave that door open: see
+ * libpidfd_features(3).
+ */
+static int proc_open_file(const struct lpfd_proc *p, const char *path)
+{
+	struct lpfd_open_how how = { .flags = O_RDONLY | O_CLOEXEC,
+				     .resolve = LPFD_RESOLVE_NO_XDEV };
+	int fd;
+
+	if (lpfd_kernel_has(LPFD_FEAT_OPENAT2) <= 0)
+		return lpfd_proc_openat(p, path, O_RDONLY);
+	fd = lpfd_sys_openat2(p->dir, path, &how);
+	return fd == -EXDEV ? -ENOSYS : fd;
+}
+
 ssize_t lpfd_proc_readlink(const struct lpfd_proc *p, const char *path,
 			     char *buf, size_t size)
 {
@@ -99,7 +119,7 @@ ssize_t lpfd_proc_read(const struct lpfd_proc *p, const char *path,
 {
 	size_t len = 0;
 	ssize_t n = 0;
-	int fd = lpfd_proc_openat(p, path, O_RDONLY);
+	int fd = proc_open_file(p, path);
 
 	if (fd < 0)
 		return fd;
@@ -141,7 +161,7 @@ int lpfd_proc_for_each_line(const struct lpfd_proc *p, const char *path,
 	int fd, r = 0;
 	ssize_t n;
 
-	fd = lpfd_proc_openat(p, path, O_RDONLY);
+	fd = proc_open_file(p, path);
 	if (fd < 0)
 		return fd;
 	for (;;) {

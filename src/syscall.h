@@ -27,6 +27,9 @@
 #ifndef __NR_process_madvise
 #define __NR_process_madvise 440
 #endif
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
 #ifndef __NR_process_mrelease
 #define __NR_process_mrelease 448
 #endif
@@ -128,6 +131,19 @@ static inline int lpfd_sys_ioctl(int fd, unsigned long cmd, void *arg)
 static inline int lpfd_sys_openat(int dirfd, const char *path, int flags)
 {
 	return (int)lpfd_sc(__NR_openat, dirfd, path, flags, 0, 0, 0);
+}
+
+/* struct open_how, as <linux/openat2.h> has it (Linux 5.6). */
+struct lpfd_open_how {
+	uint64_t flags, mode, resolve;
+};
+
+#define LPFD_RESOLVE_NO_XDEV 0x01
+
+static inline int lpfd_sys_openat2(int dirfd, const char *path,
+				   const struct lpfd_open_how *how)
+{
+	return (int)lpfd_sc(__NR_openat2, dirfd, path, how, sizeof(*how), 0, 0);
 }
 
 static inline ssize_t lpfd_sys_read(int fd, void *buf, size_t len)

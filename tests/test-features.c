@@ -6,12 +6,16 @@
  * may create processes (a reaped child is the only direct proof of
  * PIDFD_INFO_EXIT); the library may not, and infers that one.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+
+#include <linux/openat2.h>
+
 
 #include "harness.h"
 #include "internal.h"
@@ -102,6 +106,20 @@ static bool exit_after_reap(void)
 	return (info.mask & PIDFD_INFO_EXIT) && info.exit_code == 9 << 8;
 }
 
+/* "/proc" itself is a mount point: crossing into it is refused. */
+static bool openat2_stays_on_mount(void)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+				.resolve = RESOLVE_NO_XDEV };
+	long fd = syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof(how));
+
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return syscall(SYS_openat2, AT_FDCWD, "/proc/self", &how,
+		       sizeof(how)) < 0 && errno == EXDEV;
+}
+
 TEST(every_kernel_bit_is_what_the_kernel_says)
 {
 	struct libpidfd_features f;
@@ -132,6 +150,7 @@ TEST(every_kernel_bit_is_what_the_kernel_says)
 		sys(SYS_pidfd_send_signal, -10001, 0, 0, 0) == 0;
 	want[LPFD_FEAT_INFO_SUPPORTED] = sup != 0;
 	want[LPFD_FEAT_INFO_CODE] = (sup & PIDFD_INFO_COREDUMP_CODE) != 0;
+	want[LPFD_FEAT_OPENAT2] = openat2_stays_on_mount();
 	/*
 	 * Under a kernel personality (a seccomp filter playing an older
 	 * kernel, TEST_PERSONALITY) a reaped child still shows this kernel's

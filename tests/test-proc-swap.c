@@ -25,7 +25,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 
-#include "util.h"
+#include "internal.h"
 #include "util.h"
 
 #define TARGET_PID 400
@@ -477,4 +477,100 @@ static void reaped_but_fdinfo_says_alive(void)
 TEST(emulated_answers_check_liveness_whatever_the_fdinfo_says)
 {
 	util_in_pidns(reaped_but_fdinfo_says_alive, true);
+}
+
+/* ------------------------------------------------------------------------
+ * A mount inside the proven procfs: a forged status or fdinfo file, or
+ * another process's directory, bound over the ones a call reads. The
+ * procfs instance is ours and proven; the file is not of it. Where the
+ * kernel has openat2 (5.6) the emulation refuses to cross the mount.
+ */
+#define DECOY_PID (TARGET_PID + 1)
+
+/* A file g_stage/name holding text. */
+static void forge(const char *name, const char *text)
+{
+	char file[96];
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/%s", g_stage, name);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void bind_over(const char *what, const char *over)
+{
+	if (mount(what, over, NULL, MS_BIND, NULL) != 0)
+		FAIL("bind %s on %s: %s", what, over, strerror(errno));
+}
+
+static void every_call_right_or_enosys(int pidfd, const char *when)
+{
+	for (int em = 0; em < 2; em++)
+		for (int k = 0; k < C_COUNT; k++) {
+			struct call c = { .kind = (enum call_kind)k, .pidfd = pidfd };
+			char w[160];
+
+			util_set_path(em);
+			make_call(&c);
+			snprintf(w, sizeof(w), "(%s path) %s",
+				 em ? "emulated" : "native", when);
+			/* The "native" path is /proc's too where the kernel lacks the call. */
+			expect_right(&c, w, ENOSYS);
+		}
+}
+
+static void mounts_inside_proc(void)
+{
+	static struct util_gen target, decoy;
+	char over[96], what[96], text[128];
+	int pidfd, decoy_fd;
+
+	ASSERT_EQ(util_spawn_gen(&target, TARGET_UID, TARGET_PID, &pidfd),
+		  TARGET_PID);
+	ASSERT_EQ(util_spawn_gen(&decoy, DECOY_UID, DECOY_PID, &decoy_fd),
+		  DECOY_PID);
+	learn_target(pidfd);
+	warm_up(pidfd);
+	if (!util_kernel_has(LPFD_FEAT_OPENAT2))
+		FAIL("openat2 missing: the emulation would cross these mounts");
+
+	forge("status", "Name:\tforged\nState:\tS (sleeping)\nTgid:\t400\n"
+		"Pid:\t400\nPPid:\t1\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n");
+	snprintf(what, sizeof(what), "%s/status", g_stage);
+	snprintf(over, sizeof(over), "/proc/%d/status", TARGET_PID);
+	bind_over(what, over);
+	every_call_right_or_enosys(pidfd, "with a forged status bound over the target's");
+	ASSERT_EQ(umount2(over, MNT_DETACH), 0);
+
+	/* procfs takes no mount on an fd's own file: on its directory, then. */
+	snprintf(what, sizeof(what), "%s/fdinfo", g_stage);
+	ASSERT_EQ(mkdir(what, 0755), 0);
+	snprintf(over, sizeof(over), "fdinfo/%d", pidfd);
+	snprintf(text, sizeof(text), "pos:\t0\nflags:\t02000002\nmnt_id:\t15\n"
+		 "Pid:\t%d\nNSpid:\t%d\n", DECOY_PID, DECOY_PID);
+	forge(over, text);
+	snprintf(over, sizeof(over), "/proc/%d/task/%d/fdinfo", getpid(), gettid());
+	bind_over(what, over);
+	every_call_right_or_enosys(pidfd, "with a forged fdinfo bound over the pidfd's");
+	ASSERT_EQ(umount2(over, MNT_DETACH), 0);
+
+	snprintf(what, sizeof(what), "/proc/%d", DECOY_PID);
+	snprintf(over, sizeof(over), "/proc/%d", TARGET_PID);
+	bind_over(what, over);
+	every_call_right_or_enosys(pidfd, "with another process's directory bound over the target's");
+	ASSERT_EQ(umount2(over, MNT_DETACH), 0);
+
+	warm_up(pidfd); /* and right again once the mounts are gone */
+	util_kill_reap_keep_fd(decoy_fd);
+	util_kill_reap_keep_fd(pidfd);
+	close(decoy_fd);
+	close(pidfd);
+}
+
+TEST(mounts_inside_proc_never_mislead)
+{
+	in_staged_pidns(mounts_inside_proc);
 }
