@@ -48,8 +48,34 @@
 # include <bits/types/siginfo_t.h>
 #endif
 
+/*
+ * glibc declares its own struct pidfd_info in <sys/pidfd.h> from 2.42 on
+ * (2.43 in Debian unstable: 72 bytes), which then cannot be combined with
+ * <linux/pidfd.h>, nor with a struct of this header's. There that header
+ * is included first instead (unless it already was), and wins as
+ * <linux/pidfd.h> does elsewhere; with it come <fcntl.h> and
+ * <sys/ioctl.h>, as for every user of glibc's <sys/pidfd.h>, and
+ * <linux/pidfd.h> or <linux/fcntl.h> cannot follow (where one of them came
+ * first, <linux/pidfd.h> is taken instead, as on older C libraries). Its
+ * include guard, _PIDFD_H, is tested there but never defined: it is
+ * defined here, so that a later #include <sys/pidfd.h> is the no-op it is
+ * meant to be rather than a second struct pidfd_info.
+ * LIBPIDFD_SYS_PIDFD_H says that this path was taken.
+ */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 42) && \
+	!defined(_LINUX_FCNTL_H) && !defined(_LINUX_PIDFD_H)
+# define LIBPIDFD_SYS_PIDFD_H 1
+#endif
+
 #ifdef __has_include
-# if __has_include(<linux/pidfd.h>)
+# if defined(LIBPIDFD_SYS_PIDFD_H) && __has_include(<sys/pidfd.h>)
+#  if !defined(PIDFD_NONBLOCK) && !defined(_PIDFD_H)
+#   include <sys/pidfd.h>
+#  endif
+#  ifndef _PIDFD_H
+#   define _PIDFD_H 1
+#  endif
+# elif __has_include(<linux/pidfd.h>)
 #  ifndef _LINUX_FCNTL_H
 #   define _LINUX_FCNTL_H
 #   define LIBPIDFD_SKIPPED_LINUX_FCNTL_H

@@ -36,7 +36,8 @@ SA(PIDFD_NONBLOCK != 0 && PIDFD_THREAD != 0, "open flags");
 SA(PIDFD_NONBLOCK == O_NONBLOCK && PIDFD_THREAD == O_EXCL, "O_* values");
 #endif
 /* <libpidfd.h> (with <signal.h>, <sys/wait.h>) defines no name <fcntl.h> owns. */
-#ifdef HEADER_NO_FCNTL
+/* Where glibc's <sys/pidfd.h> comes first, <fcntl.h> comes with it. */
+#if defined(HEADER_NO_FCNTL) && !defined(LIBPIDFD_SYS_PIDFD_H)
 # if defined(O_NONBLOCK) || defined(O_EXCL) || defined(O_CLOEXEC) || \
 	defined(O_RDONLY) || defined(AT_FDCWD) || defined(F_GETFL)
 #  error "an O_*, AT_* or F_* name leaked without <fcntl.h>"

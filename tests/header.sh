@@ -4,7 +4,9 @@
 # and after each system header that defines the same names or uses
 # siginfo_t. The kernel headers are Debian 12's (installed), 13's and
 # unstable's (.ci/fetch-debs unpacks them into build/debs/SUITE/
-# linux-libc-dev of the source tree), a stand-in for Linux 6.13 to 7.0,
+# linux-libc-dev of the source tree), the same two with their suite's C
+# library headers too (SUITE-glibc: glibc 2.41, and 2.43, whose
+# <sys/pidfd.h> declares struct pidfd_info), a stand-in for Linux 6.13 to 7.0,
 # whose <linux/pidfd.h> declared a shorter struct pidfd_info, and one for
 # a kernel newer than this library, whose new names must be there in every
 # order. Each program ends with tests/header-use.h: every name of the
@@ -78,6 +80,12 @@ set_flags() {
 	bookworm) echo "" ;;
 	linux-6.13) echo "-isystem $tmp/linux-6.13" ;;
 	linux-next) echo "-isystem $tmp/linux-next -DHEADER_NEXT" ;;
+	*-glibc)
+		# The suite's whole C library headers too: its <sys/pidfd.h>.
+		g=$debs/${1%-glibc}/libc6-dev/usr/include
+		[ -f "$g/$triplet/sys/pidfd.h" ] || return 1
+		flags=$(set_flags "${1%-glibc}") || return 1
+		echo "-isystem $g/$triplet -isystem $g $flags" ;;
 	*)
 		d=$debs/$1/linux-libc-dev/usr/include
 		[ -f "$d/linux/pidfd.h" ] || return 1
@@ -85,11 +93,26 @@ set_flags() {
 	esac
 }
 
+# Whether a set's C library declares struct pidfd_info in <sys/pidfd.h>
+# (glibc 2.42 and later): <libpidfd.h> then includes that header, with
+# <fcntl.h>, and the kernel's family (<linux/pidfd.h>, <linux/fcntl.h>)
+# conflicts with it after <libpidfd.h>, as with every user of glibc's
+# <sys/pidfd.h>; before it, the kernel's header is taken instead.
+glibc_family() {
+	case $1 in *-glibc) ;; *) return 1 ;; esac
+	minor=$(sed -n 's/^#define[ \t]*__GLIBC_MINOR__[ \t]*\([0-9]*\).*/\1/p' \
+		"$debs/${1%-glibc}/libc6-dev/usr/include/features.h")
+	[ "${minor:-0}" -ge 42 ]
+}
+
 # Every order of one compiler and std with one header set: the failures.
-orders() { # cc std flags
+orders() { # cc std flags set
 	for sys in - $system_headers; do
 		for first in ours sys; do
 			[ "$sys" = - ] && [ "$first" = sys ] && continue
+			case $first:$sys in ours:linux/pidfd.h|ours:linux/fcntl.h)
+				glibc_family "$4" && continue ;;
+			esac
 			: > "$tmp/t.c"
 			[ "$first" = sys ] && echo "#include <$sys>" >> "$tmp/t.c"
 			echo "#include <libpidfd.h>" >> "$tmp/t.c"
@@ -112,19 +135,19 @@ orders() { # cc std flags
 }
 
 n=0
-for set in bookworm trixie sid linux-6.13 linux-next; do
+for set in bookworm trixie sid trixie-glibc sid-glibc linux-6.13 linux-next; do
 	if ! flags=$(set_flags "$set"); then
 		if [ "${CI:-}" = true ]; then
-			echo "not ok - headers of $set: no build/debs/$set/linux-libc-dev (.ci/fetch-debs $set linux-libc-dev)"
+			echo "not ok - headers of $set: not in build/debs (.ci/fetch-debs ${set%-glibc} linux-libc-dev libc6-dev)"
 			failed=$((failed + 1))
 		else
-			echo "# headers of $set: not tested, no build/debs/$set/linux-libc-dev (run .ci/fetch-debs $set linux-libc-dev)"
+			echo "# headers of $set: not tested, not in build/debs (run .ci/fetch-debs ${set%-glibc} linux-libc-dev libc6-dev)"
 		fi
 		continue
 	fi
 	for c in $compilers; do
 		cc=${c%%:*} std=${c#*:}
-		out=$(orders "$cc" "$std" "$flags")
+		out=$(orders "$cc" "$std" "$flags" "$set")
 		n=$((n + 1))
 		if [ -z "$out" ]; then
 			echo "ok - $cc $std, headers of $set, every order"
