@@ -635,10 +635,7 @@ TEST_TIMEOUT(threads_fill_and_rewrite_the_caches_at_once, 60)
 	}
 	ASSERT_EQ(waitpid(child, &status, 0), child);
 	rmdir(mnt);
-	/* An emptied cgroup is busy until the kernel has noticed. */
-	for (int i = 0; i < 100 && rmdir(t) < 0 && errno == EBUSY; i++)
-		usleep(10000);
-	for (int i = 0; i < 100 && rmdir(base) < 0 && errno == EBUSY; i++)
-		usleep(10000);
+	util_cgroup_remove(t);
+	util_cgroup_remove(base);
 	ASSERT_EQ(status, 0);
 }
