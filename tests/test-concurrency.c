@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <libpidfd.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <sys/mount.h>
@@ -56,16 +57,34 @@ static void expect_no_wrongs(const struct wrongs *w)
 		FAIL("%d wrong answers, the first: %s", w->count, w->first);
 }
 
+static void futex_wait(int *word, int seen)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+static void futex_wake(int *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
 /* ------------------------------------------------------------------------
  * Threads: every function, on shared pidfds and on each thread's own,
- * while the main thread kills and reaps the targets one by one.
+ * while the main thread kills and reaps the targets one by one. Each
+ * target goes through three stages (alive, a zombie, reaped), and the
+ * main thread moves it on only once every thread has made its calls on it
+ * in the stage it is in: counted calls, not a time that a loaded machine
+ * may outlast.
  */
 #define TARGETS 6
 #define THREADS 6
+enum stage { ALIVE, ZOMBIE, REAPED, STAGES };
 
 static struct {
 	int fd[TARGETS];
 	pid_t pid[TARGETS];
+	int step;   /* target step / STAGES, in stage step % STAGES */
+	int behind; /* futex word: threads yet to make their calls this step */
+	int calls;  /* the calls each thread makes on the target of a step */
 	int stop;
 	struct wrongs wrongs;
 } S;
@@ -147,28 +166,60 @@ static void self_calls(void)
 		wrong("features", -1, -1, errno);
 }
 
+/* Target i's shared pidfd, then one of this thread's own, opened now. */
+static void calls_on_target(int i, unsigned int *seed)
+{
+	int own;
+
+	util_set_path(rand_r(seed) & 1);
+	calls_on(S.fd[i], i);
+	own = libpidfd_open(S.pid[i], 0);
+	if (own >= 0) {
+		calls_on(own, i);
+		close(own);
+	} else if (errno != ESRCH) {
+		wrong("open", i, own, errno);
+	}
+}
+
 /* Threads are created inside the namespace init, a process of their own. */
 static void *hammer(void *arg)
 {
 	unsigned int seed = (unsigned int)(uintptr_t)arg;
+	int step = -1, made = 0;
 
 	while (!__atomic_load_n(&S.stop, __ATOMIC_SEQ_CST)) {
-		unsigned int x = rand_r(&seed);
-		int i = (int)(x % TARGETS), own;
+		int now = __atomic_load_n(&S.step, __ATOMIC_SEQ_CST);
 
-		util_set_path((x >> 8) & 1);
-		calls_on(S.fd[i], i);
-		/* A pidfd of this thread's own, opened now: live or ESRCH. */
-		own = libpidfd_open(S.pid[i], 0);
-		if (own >= 0) {
-			calls_on(own, i);
-			close(own);
-		} else if (errno != ESRCH) {
-			wrong("open", i, own, errno);
+		if (now != step) {
+			step = now;
+			made = 0;
 		}
+		calls_on_target(now / STAGES, &seed);
+		/* And any target, in whatever stage it is. */
+		calls_on_target((int)(rand_r(&seed) % TARGETS), &seed);
 		self_calls();
+		/* The last thread to make its calls wakes the main thread. */
+		if (++made == S.calls &&
+		    __atomic_sub_fetch(&S.behind, 1, __ATOMIC_SEQ_CST) == 0)
+			futex_wake(&S.behind);
 	}
 	return NULL;
+}
+
+/* Until every thread has made its calls on the target of this step. */
+static void await_calls(void)
+{
+	int behind;
+
+	while ((behind = __atomic_load_n(&S.behind, __ATOMIC_SEQ_CST)) != 0)
+		futex_wait(&S.behind, behind);
+}
+
+static void next_step(void)
+{
+	__atomic_store_n(&S.behind, THREADS, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&S.step, 1, __ATOMIC_SEQ_CST);
 }
 
 static void threads_while_targets_exit(void)
@@ -179,18 +230,27 @@ static void threads_while_targets_exit(void)
 	for (int i = 0; i < TARGETS; i++)
 		S.pid[i] = util_spawn(become, (void *)(uintptr_t)(UID_BASE + i),
 				      &S.fd[i]);
+	S.calls = strcmp(harness_mode(), "uml") == 0 ? 2 : 10;
+	S.behind = THREADS;
 	for (int t = 0; t < THREADS; t++)
 		ASSERT_EQ(pthread_create(&th[t], NULL, hammer,
 					 (void *)(uintptr_t)(t + 1)), 0);
 	for (int i = 0; i < TARGETS; i++) {
 		siginfo_t si;
 
-		usleep(20000);
-		kill(S.pid[i], SIGKILL);
-		usleep(5000); /* a zombie for a while */
+		await_calls();
+		ASSERT_EQ(kill(S.pid[i], SIGKILL), 0);
+		/* Until it is a zombie, which this leaves unreaped. */
+		ASSERT_EQ(waitid(P_PIDFD, (id_t)S.fd[i], &si,
+				 WEXITED | WNOWAIT), 0);
+		next_step();
+		await_calls();
 		ASSERT_EQ(waitid(P_PIDFD, (id_t)S.fd[i], &si, WEXITED), 0);
+		next_step();
+		await_calls();
+		if (i + 1 < TARGETS)
+			next_step();
 	}
-	usleep(20000);
 	__atomic_store_n(&S.stop, 1, __ATOMIC_SEQ_CST);
 	for (int t = 0; t < THREADS; t++)
 		pthread_join(th[t], NULL);
