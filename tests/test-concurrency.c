@@ -274,7 +274,8 @@ TEST_TIMEOUT(threads_call_everything_while_targets_exit, 60)
 static struct {
 	int fd;
 	pid_t pid;
-	volatile sig_atomic_t handled, bad;
+	int handled, round; /* futex words: the handler's runs, the main loop's */
+	volatile sig_atomic_t bad;
 	int stop;
 } H;
 
@@ -294,21 +295,40 @@ static void handler(int sig)
 		H.bad = 3;
 	if (errno != saved)
 		H.bad = 4; /* success leaves errno alone */
-	H.handled++;
+	__atomic_add_fetch(&H.handled, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&H.handled);
 	errno = saved;
 }
 
+/*
+ * The next signal once the last one was handled and the main thread has
+ * since begun a round: it is interrupted in about every round, and never
+ * starved, however slow the handler (~1.5 ms under UML).
+ */
 static void *pester(void *arg)
 {
 	pthread_t main_thread = *(pthread_t *)arg;
-	/* Under UML a handler's calls take ~1.5 ms: leave the main thread room. */
-	useconds_t gap = strcmp(harness_mode(), "uml") == 0 ? 1000 : 200;
 
 	while (!__atomic_load_n(&H.stop, __ATOMIC_SEQ_CST)) {
+		int handled = __atomic_load_n(&H.handled, __ATOMIC_SEQ_CST);
+		int round;
+
 		pthread_kill(main_thread, SIGUSR1);
-		usleep(gap);
+		while (__atomic_load_n(&H.handled, __ATOMIC_SEQ_CST) == handled)
+			futex_wait(&H.handled, handled);
+		/* The main thread sets stop before its last next_round(). */
+		round = __atomic_load_n(&H.round, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&H.round, __ATOMIC_SEQ_CST) == round &&
+		       !__atomic_load_n(&H.stop, __ATOMIC_SEQ_CST))
+			futex_wait(&H.round, round);
 	}
 	return NULL;
+}
+
+static void next_round(void)
+{
+	__atomic_add_fetch(&H.round, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&H.round);
 }
 
 TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
@@ -322,7 +342,9 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
 	ASSERT_EQ(pthread_create(&th, NULL, pester, &self), 0);
 	/* Until the handler has run, however late the pester thread starts. */
-	for (int i = 0; (i < rounds || H.handled == 0) && !H.bad; i++) {
+	for (int i = 0; (i < rounds || !__atomic_load_n(&H.handled,
+						      __ATOMIC_SEQ_CST)) && !H.bad;
+	     i++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
 		util_set_path(i & 1);
@@ -344,8 +366,10 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 		ASSERT_EQ(info.pid, H.pid);
 		ASSERT_EQ(info.ruid, UID_BASE);
 		ASSERT_EQ(libpidfd_getpid(H.fd), H.pid);
+		next_round();
 	}
 	__atomic_store_n(&H.stop, 1, __ATOMIC_SEQ_CST);
+	next_round(); /* the pester thread may be waiting for one */
 	pthread_join(th, NULL);
 	printf("# %d handler runs\n", (int)H.handled);
 	ASSERT_EQ(H.bad, 0);
