@@ -230,7 +230,7 @@ static void threads_while_targets_exit(void)
 	for (int i = 0; i < TARGETS; i++)
 		S.pid[i] = util_spawn(become, (void *)(uintptr_t)(UID_BASE + i),
 				      &S.fd[i]);
-	S.calls = strcmp(harness_mode(), "uml") == 0 ? 2 : 10;
+	S.calls = strcmp(harness_mode(), "uml") == 0 ? 2 : 5;
 	S.behind = THREADS;
 	for (int t = 0; t < THREADS; t++)
 		ASSERT_EQ(pthread_create(&th[t], NULL, hammer,
@@ -335,7 +335,7 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 {
 	struct sigaction sa = { .sa_handler = handler };
 	pthread_t self = pthread_self(), th;
-	int rounds = strcmp(harness_mode(), "uml") == 0 ? 200 : 3000;
+	int rounds = strcmp(harness_mode(), "uml") == 0 ? 500 : 3000;
 
 	REQUIRE_PRIVILEGE("gives a child other credentials");
 	H.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &H.fd);
