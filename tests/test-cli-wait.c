@@ -159,17 +159,28 @@ static struct {
 
 /*
  * The child's parent, as a thread: let the child end only once the tool
- * holds a pidfd of it (a state polled for, not a time guessed), then reap.
+ * holds a pidfd of it, then reap. No event tells that another process
+ * opened a pidfd, so the tool's fdinfo is read again each millisecond
+ * that the tool's own pidfd stays quiet: the tool ending first is a
+ * failure told at once, and however long the rest takes, the harness's
+ * timeout bounds it; the test's outcome depends on no time.
  */
 static void *release_then_reap(void *arg)
 {
-	pid_t tool;
+	struct pollfd tool = { .events = POLLIN };
+	pid_t pid;
 	int status;
 
 	(void)arg;
-	ASSERT_EQ(read(other.tool_pid, &tool, sizeof(tool)), sizeof(tool));
-	while (!holds_pidfd_of(tool, other.child))
-		usleep(1000);
+	ASSERT_EQ(read(other.tool_pid, &pid, sizeof(pid)), sizeof(pid));
+	/* Our child, not reaped before the child below ends: no reuse. */
+	tool.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	ASSERT_GE(tool.fd, 0);
+	while (!holds_pidfd_of(pid, other.child))
+		if (poll(&tool, 1, 1) > 0)
+			FAIL("the tool ended before it held a pidfd of %d",
+			     other.child);
+	close(tool.fd);
 	ASSERT_EQ(write(other.go, "", 1), 1);
 	ASSERT_EQ(waitpid(other.child, &status, 0), other.child);
 	return NULL;

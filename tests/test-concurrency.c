@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <libpidfd.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <sys/mount.h>
@@ -56,16 +57,34 @@ static void expect_no_wrongs(const struct wrongs *w)
 		FAIL("%d wrong answers, the first: %s", w->count, w->first);
 }
 
+static void futex_wait(int *word, int seen)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+static void futex_wake(int *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
 /* ------------------------------------------------------------------------
  * Threads: every function, on shared pidfds and on each thread's own,
- * while the main thread kills and reaps the targets one by one.
+ * while the main thread kills and reaps the targets one by one. Each
+ * target goes through three stages (alive, a zombie, reaped), and the
+ * main thread moves it on only once every thread has made its calls on it
+ * in the stage it is in: counted calls, not a time that a loaded machine
+ * may outlast.
  */
 #define TARGETS 6
 #define THREADS 6
+enum stage { ALIVE, ZOMBIE, REAPED, STAGES };
 
 static struct {
 	int fd[TARGETS];
 	pid_t pid[TARGETS];
+	int step;   /* target step / STAGES, in stage step % STAGES */
+	int behind; /* futex word: threads yet to make their calls this step */
+	int calls;  /* the calls each thread makes on the target of a step */
 	int stop;
 	struct wrongs wrongs;
 } S;
@@ -147,28 +166,60 @@ static void self_calls(void)
 		wrong("features", -1, -1, errno);
 }
 
+/* Target i's shared pidfd, then one of this thread's own, opened now. */
+static void calls_on_target(int i, unsigned int *seed)
+{
+	int own;
+
+	util_set_path(rand_r(seed) & 1);
+	calls_on(S.fd[i], i);
+	own = libpidfd_open(S.pid[i], 0);
+	if (own >= 0) {
+		calls_on(own, i);
+		close(own);
+	} else if (errno != ESRCH) {
+		wrong("open", i, own, errno);
+	}
+}
+
 /* Threads are created inside the namespace init, a process of their own. */
 static void *hammer(void *arg)
 {
 	unsigned int seed = (unsigned int)(uintptr_t)arg;
+	int step = -1, made = 0;
 
 	while (!__atomic_load_n(&S.stop, __ATOMIC_SEQ_CST)) {
-		unsigned int x = rand_r(&seed);
-		int i = (int)(x % TARGETS), own;
+		int now = __atomic_load_n(&S.step, __ATOMIC_SEQ_CST);
 
-		util_set_path((x >> 8) & 1);
-		calls_on(S.fd[i], i);
-		/* A pidfd of this thread's own, opened now: live or ESRCH. */
-		own = libpidfd_open(S.pid[i], 0);
-		if (own >= 0) {
-			calls_on(own, i);
-			close(own);
-		} else if (errno != ESRCH) {
-			wrong("open", i, own, errno);
+		if (now != step) {
+			step = now;
+			made = 0;
 		}
+		calls_on_target(now / STAGES, &seed);
+		/* And any target, in whatever stage it is. */
+		calls_on_target((int)(rand_r(&seed) % TARGETS), &seed);
 		self_calls();
+		/* The last thread to make its calls wakes the main thread. */
+		if (++made == S.calls &&
+		    __atomic_sub_fetch(&S.behind, 1, __ATOMIC_SEQ_CST) == 0)
+			futex_wake(&S.behind);
 	}
 	return NULL;
+}
+
+/* Until every thread has made its calls on the target of this step. */
+static void await_calls(void)
+{
+	int behind;
+
+	while ((behind = __atomic_load_n(&S.behind, __ATOMIC_SEQ_CST)) != 0)
+		futex_wait(&S.behind, behind);
+}
+
+static void next_step(void)
+{
+	__atomic_store_n(&S.behind, THREADS, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&S.step, 1, __ATOMIC_SEQ_CST);
 }
 
 static void threads_while_targets_exit(void)
@@ -179,18 +230,27 @@ static void threads_while_targets_exit(void)
 	for (int i = 0; i < TARGETS; i++)
 		S.pid[i] = util_spawn(become, (void *)(uintptr_t)(UID_BASE + i),
 				      &S.fd[i]);
+	S.calls = strcmp(harness_mode(), "uml") == 0 ? 2 : 5;
+	S.behind = THREADS;
 	for (int t = 0; t < THREADS; t++)
 		ASSERT_EQ(pthread_create(&th[t], NULL, hammer,
 					 (void *)(uintptr_t)(t + 1)), 0);
 	for (int i = 0; i < TARGETS; i++) {
 		siginfo_t si;
 
-		usleep(20000);
-		kill(S.pid[i], SIGKILL);
-		usleep(5000); /* a zombie for a while */
+		await_calls();
+		ASSERT_EQ(kill(S.pid[i], SIGKILL), 0);
+		/* Until it is a zombie, which this leaves unreaped. */
+		ASSERT_EQ(waitid(P_PIDFD, (id_t)S.fd[i], &si,
+				 WEXITED | WNOWAIT), 0);
+		next_step();
+		await_calls();
 		ASSERT_EQ(waitid(P_PIDFD, (id_t)S.fd[i], &si, WEXITED), 0);
+		next_step();
+		await_calls();
+		if (i + 1 < TARGETS)
+			next_step();
 	}
-	usleep(20000);
 	__atomic_store_n(&S.stop, 1, __ATOMIC_SEQ_CST);
 	for (int t = 0; t < THREADS; t++)
 		pthread_join(th[t], NULL);
@@ -214,7 +274,8 @@ TEST_TIMEOUT(threads_call_everything_while_targets_exit, 60)
 static struct {
 	int fd;
 	pid_t pid;
-	volatile sig_atomic_t handled, bad;
+	int handled, round; /* futex words: the handler's runs, the main loop's */
+	volatile sig_atomic_t bad;
 	int stop;
 } H;
 
@@ -234,35 +295,56 @@ static void handler(int sig)
 		H.bad = 3;
 	if (errno != saved)
 		H.bad = 4; /* success leaves errno alone */
-	H.handled++;
+	__atomic_add_fetch(&H.handled, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&H.handled);
 	errno = saved;
 }
 
+/*
+ * The next signal once the last one was handled and the main thread has
+ * since begun a round: it is interrupted in about every round, and never
+ * starved, however slow the handler (~1.5 ms under UML).
+ */
 static void *pester(void *arg)
 {
 	pthread_t main_thread = *(pthread_t *)arg;
-	/* Under UML a handler's calls take ~1.5 ms: leave the main thread room. */
-	useconds_t gap = strcmp(harness_mode(), "uml") == 0 ? 1000 : 200;
 
 	while (!__atomic_load_n(&H.stop, __ATOMIC_SEQ_CST)) {
+		int handled = __atomic_load_n(&H.handled, __ATOMIC_SEQ_CST);
+		int round;
+
 		pthread_kill(main_thread, SIGUSR1);
-		usleep(gap);
+		while (__atomic_load_n(&H.handled, __ATOMIC_SEQ_CST) == handled)
+			futex_wait(&H.handled, handled);
+		/* The main thread sets stop before its last next_round(). */
+		round = __atomic_load_n(&H.round, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&H.round, __ATOMIC_SEQ_CST) == round &&
+		       !__atomic_load_n(&H.stop, __ATOMIC_SEQ_CST))
+			futex_wait(&H.round, round);
 	}
 	return NULL;
+}
+
+static void next_round(void)
+{
+	__atomic_add_fetch(&H.round, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&H.round);
 }
 
 TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 {
 	struct sigaction sa = { .sa_handler = handler };
 	pthread_t self = pthread_self(), th;
-	int rounds = strcmp(harness_mode(), "uml") == 0 ? 200 : 3000;
+	int rounds = strcmp(harness_mode(), "uml") == 0 ? 500 : 3000;
 
 	REQUIRE_PRIVILEGE("gives a child other credentials");
 	H.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &H.fd);
 	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
 	ASSERT_EQ(pthread_create(&th, NULL, pester, &self), 0);
 	/* Until the handler has run, however late the pester thread starts. */
-	for (int i = 0; (i < rounds || H.handled == 0) && !H.bad; i++) {
+	for (int i = 0; (i < rounds || !__atomic_load_n(&H.handled,
+						      __ATOMIC_SEQ_CST)) && !H.bad;
+	     i++) {
 		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
 		util_set_path(i & 1);
@@ -284,8 +366,10 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 		ASSERT_EQ(info.pid, H.pid);
 		ASSERT_EQ(info.ruid, UID_BASE);
 		ASSERT_EQ(libpidfd_getpid(H.fd), H.pid);
+		next_round();
 	}
 	__atomic_store_n(&H.stop, 1, __ATOMIC_SEQ_CST);
+	next_round(); /* the pester thread may be waiting for one */
 	pthread_join(th, NULL);
 	printf("# %d handler runs\n", (int)H.handled);
 	ASSERT_EQ(H.bad, 0);
@@ -635,10 +719,7 @@ TEST_TIMEOUT(threads_fill_and_rewrite_the_caches_at_once, 60)
 	}
 	ASSERT_EQ(waitpid(child, &status, 0), child);
 	rmdir(mnt);
-	/* An emptied cgroup is busy until the kernel has noticed. */
-	for (int i = 0; i < 100 && rmdir(t) < 0 && errno == EBUSY; i++)
-		usleep(10000);
-	for (int i = 0; i < 100 && rmdir(base) < 0 && errno == EBUSY; i++)
-		usleep(10000);
+	util_cgroup_remove(t);
+	util_cgroup_remove(base);
 	ASSERT_EQ(status, 0);
 }

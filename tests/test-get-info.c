@@ -491,6 +491,5 @@ TEST(cgroup_id_of_a_child_in_its_own_cgroup)
 	ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_CGROUPID);
 	ASSERT_EQ(INFO(&r)->cgroupid, util_cgroup_id(dir));
 	util_kill_reap(fd);
-	for (int i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
-		usleep(10000);
+	util_cgroup_remove(dir);
 }

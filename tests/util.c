@@ -609,3 +609,32 @@ void util_cgroup_move(const char *dir, pid_t pid)
 	ASSERT_EQ(write(fd, s, (size_t)len), len);
 	close(fd);
 }
+
+/* Whether a cgroup.events file, read from its start, says "populated 0". */
+static bool cgroup_events_say_empty(int events)
+{
+	char buf[256];
+	ssize_t n = pread(events, buf, sizeof(buf) - 1, 0);
+
+	ASSERT_GE(n, 0);
+	buf[n] = '\0';
+	return strstr(buf, "populated 0\n") != NULL;
+}
+
+void util_cgroup_remove(const char *dir)
+{
+	struct pollfd p = { .events = POLLPRI };
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	p.fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(p.fd, 0);
+	/*
+	 * A read arms the file's next notification, so a change between the
+	 * read and the poll wakes the poll: no change is missed.
+	 */
+	while (!cgroup_events_say_empty(p.fd))
+		ASSERT_TRUE(poll(&p, 1, -1) == 1 || errno == EINTR);
+	close(p.fd);
+	ASSERT_EQ(rmdir(dir), 0);
+}

@@ -223,5 +223,12 @@ const char *util_cgroup2_mount(void);
 uint64_t util_cgroup_id(const char *dir);
 /* Move a process (0: the caller) into the cgroup directory dir. */
 void util_cgroup_move(const char *dir, pid_t pid);
+/*
+ * Remove a cgroup directory whose processes are all reaped: wait until the
+ * kernel says it is empty (cgroup.events, which it notifies on every
+ * change) rather than assume so from the reaps, then rmdir it, which must
+ * succeed.
+ */
+void util_cgroup_remove(const char *dir);
 
 #endif
