@@ -439,7 +439,7 @@ static void fork_child_checks(pid_t parent, uint64_t parent_uts)
 				FAIL("cgroup.procs: %s", strerror(errno));
 			close(p);
 		}
-		rmdir(dir);
+		util_cgroup_remove(dir);
 	}
 }
 

@@ -431,7 +431,7 @@ static void no_cgroup2(void)
 	}
 	util_kill_reap(fd);
 	snprintf(dir, sizeof(dir), "%s/libpidfd-env-%d", mnt, getpid());
-	ASSERT_EQ(rmdir(dir), 0);
+	util_cgroup_remove(dir);
 	umount2(mnt, MNT_DETACH);
 	rmdir(mnt);
 }
