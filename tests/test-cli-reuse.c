@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pidfd info never shows a recycled pid's /proc data. The tool runs under
- * a seccomp filter that stops it at every openat; when it opens the
+ * a seccomp filter that stops it at every open; when it opens the
  * target's /proc/<pid>/stat, this test kills and reaps the target and
  * starts another process at the same pid, then lets the open go on. The
  * tool reads the newcomer's file, and must show none of it: its check
@@ -33,7 +33,11 @@ struct handover {
 	int listener;
 };
 
-/* In the tool's process before exec: every openat stops for the test. */
+/*
+ * In the tool's process before exec: every open stops for the test
+ * (openat, and openat2, with which the library refuses mounts inside
+ * /proc).
+ */
 static void trap_opens(char **argv, void *arg)
 {
 	struct handover h = { getpid(), -1 };
@@ -41,7 +45,7 @@ static void trap_opens(char **argv, void *arg)
 
 	(void)argv;
 	(void)arg;
-	h.listener = util_notif_filter(SYS_openat);
+	h.listener = util_notif_filter2(SYS_openat, SYS_openat2);
 	/* The listener is close-on-exec: the test takes it before the exec. */
 	if (h.listener < 0 || write(ctx.req[1], &h, sizeof(h)) != sizeof(h) ||
 	    read(ctx.ack[0], &c, 1) != 1)
@@ -65,6 +69,8 @@ static bool maybe_reuse(int stop, const struct seccomp_notif *req,
 	char path[64], want[64];
 
 	(void)stop, (void)resp, (void)arg;
+	if (req->data.nr != SYS_openat && req->data.nr != SYS_openat2)
+		return false;
 	snprintf(want, sizeof(want), "%d/stat", ctx.victim); /* relative to /proc */
 	path_of(req, path, sizeof(path));
 	if (ctx.reused || strcmp(path, want) != 0)

@@ -338,6 +338,8 @@ static int install_filter(unsigned int sig_action)
 			 offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_send_signal, 0, 1),
@@ -385,7 +387,8 @@ static bool reuse_at_stop(int stop, const struct seccomp_notif *req,
 
 	(void)resp;
 	/* Same address space: the stopped thread's path is ours to read. */
-	if (stop < r->k && req->data.nr == SYS_openat &&
+	if (stop < r->k &&
+	    (req->data.nr == SYS_openat || req->data.nr == SYS_openat2) &&
 	    strstr((const char *)(uintptr_t)req->data.args[1], "/fdinfo/"))
 		r->c->pid_read_before_reuse = true;
 	if (stop == r->k) {

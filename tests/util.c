@@ -465,16 +465,22 @@ void util_in_private_mounts(void (*fn)(void))
 
 int util_notif_filter(long nr)
 {
-	struct sock_filter one[] = {
+	return util_notif_filter2(nr, nr);
+}
+
+int util_notif_filter2(long nr, long nr2)
+{
+	struct sock_filter two[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr2, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 	};
 	struct sock_fprog prog = {
-		.len = nr < 0 ? 1 : UTIL_COUNT(one),
-		.filter = nr < 0 ? one + 2 : one,
+		.len = nr < 0 ? 1 : UTIL_COUNT(two),
+		.filter = nr < 0 ? two + 4 : two,
 	};
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)

@@ -188,6 +188,8 @@ typedef bool (*util_stop_hook)(int stop, const struct seccomp_notif *req,
  * -1 with errno.
  */
 int util_notif_filter(long nr);
+/* The same for two system calls. */
+int util_notif_filter2(long nr, long nr2);
 /*
  * Serve a listener until the filtered process or thread is gone, calling
  * at_stop at each stopped system call; close the listener. *listener may
