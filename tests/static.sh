@@ -4,7 +4,8 @@
 # renders at 80 columns without a groff warning, has the sections its kind
 # needs in order (section 3: ATTRIBUTES with MT-Safe and AS-Safe), every
 # public function has its page, <libpidfd.h> compiles everywhere it should
-# (tests/header.sh), and the package installs and builds a user's program
+# (tests/header.sh), every file says its copyright and license (reuse
+# lint), and the package installs and builds a user's program
 # (install-check).
 #   tests/static.sh BUILD_DIR
 # The last line is "# static: N passed, N failed".
@@ -148,6 +149,23 @@ out=$("$here/tests/header.sh" 2>&1)
 r=$?
 echo "$out" | sed 's/^/# /'
 result $r "<libpidfd.h>: C99 to C2x, C++11 and C++17, every include order and header set"
+
+# Every file's copyright and license, by the REUSE specification 3.3
+# (REUSE.toml): the reuse tool of Debian 13 (.ci/fetch-debs trixie reuse),
+# pure Python, on Debian 12's Python and its dependencies (.ci/packages);
+# Debian 12's own reuse (1.1) predates REUSE.toml.
+reuse_lint() {
+	dist=$here/build/debs/trixie/reuse/usr/lib/python3/dist-packages
+	if [ ! -d "$dist/reuse" ]; then
+		echo "# no reuse tool: run .ci/fetch-debs trixie reuse"
+		return 1
+	fi
+	(cd "$here" && PYTHONPATH=$dist /usr/bin/python3 -m reuse lint)
+}
+out=$(reuse_lint 2>&1)
+r=$?
+echo "$out" | tail -n 12 | sed 's/^/# /'
+result $r "reuse lint: every file's copyright and license (REUSE 3.3)"
 
 # The package: install into a scratch DESTDIR, build and run a user's program.
 out=$(MAKE="${MAKE:-make}" "$here/tests/install-check.sh" "$build" 2>&1)
