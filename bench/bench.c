@@ -699,6 +699,16 @@ static bool g_have_ioctl; /* the kernel has PIDFD_GET_INFO */
 /* Before 6.19 (no supported mask) the native path checks the request. */
 static bool g_request_checked;
 
+/* A get_info row on target t with mask cg, its label what and their names. */
+static int add_info(const char *what, op_fn op, int t, int cg,
+		    enum path path)
+{
+	char l[96];
+
+	snprintf(l, sizeof(l), "%s %s%s", what, target_name[t], cg_name[cg]);
+	return add("get_info", l, op, t, cg_mask[cg], path, 0);
+}
+
 /*
  * The kernel's PIDFD_GET_INFO and the library's two paths sit next to
  * each other, so that the rotation times them a few milliseconds apart.
@@ -709,41 +719,31 @@ static void add_get_info_rows(void)
 
 	for (int t = 0; t < T_COUNT; t++)
 		for (int cg = 0; cg < 2; cg++) {
-			r_ioctl[t][cg] = r_native[t][cg] = -1;
+			r_ioctl[t][cg] = r_native[t][cg] = r_checked[t][cg] = -1;
 			if (t != T_SELF) {
-				snprintf(l, sizeof(l), "floor: raw fdinfo+status+signal 0 %s%s",
-					 target_name[t], cg_name[cg]);
-				r_floor_info[t][cg] = add("get_info", l, op_floor_info,
-							  t, cg_mask[cg], P_NONE, 0);
-				snprintf(l, sizeof(l), "sound floor: + /proc dir + proof %s%s",
-					 target_name[t], cg_name[cg]);
-				r_sound[t][cg] = add("get_info", l, op_sound_floor,
-						     t, cg_mask[cg], P_NONE, 0);
-				snprintf(l, sizeof(l), "sound floor + struct check %s%s",
-					 target_name[t], cg_name[cg]);
-				r_sound_checked[t][cg] = add("get_info", l,
-							     op_sound_floor_checked,
-							     t, cg_mask[cg], P_NONE, 0);
+				r_floor_info[t][cg] = add_info(
+					"floor: raw fdinfo+status+signal 0",
+					op_floor_info, t, cg, P_NONE);
+				r_sound[t][cg] = add_info(
+					"sound floor: + /proc dir + proof",
+					op_sound_floor, t, cg, P_NONE);
+				r_sound_checked[t][cg] = add_info(
+					"sound floor + struct check",
+					op_sound_floor_checked, t, cg, P_NONE);
 			}
 			if (g_have_ioctl) {
-				snprintf(l, sizeof(l), "ioctl(PIDFD_GET_INFO) %s%s",
-					 target_name[t], cg_name[cg]);
-				r_ioctl[t][cg] = add("get_info", l, op_ioctl, t,
-						     cg_mask[cg], P_NONE, 0);
-				snprintf(l, sizeof(l), "ioctl + request check %s%s",
-					 target_name[t], cg_name[cg]);
-				r_checked[t][cg] = g_request_checked ?
-					add("get_info", l, op_ioctl_checked, t,
-					    cg_mask[cg], P_NONE, 0) : -1;
-				snprintf(l, sizeof(l), "get_info native %s%s",
-					 target_name[t], cg_name[cg]);
-				r_native[t][cg] = add("get_info", l, op_get_info, t,
-						      cg_mask[cg], P_NATIVE, 0);
+				r_ioctl[t][cg] = add_info("ioctl(PIDFD_GET_INFO)",
+							  op_ioctl, t, cg, P_NONE);
+				if (g_request_checked)
+					r_checked[t][cg] = add_info(
+						"ioctl + request check",
+						op_ioctl_checked, t, cg, P_NONE);
+				r_native[t][cg] = add_info("get_info native",
+							   op_get_info, t, cg,
+							   P_NATIVE);
 			}
-			snprintf(l, sizeof(l), "get_info emulated %s%s",
-				 target_name[t], cg_name[cg]);
-			r_emul[t][cg] = add("get_info", l, op_get_info, t,
-					    cg_mask[cg], P_EMULATED, 0);
+			r_emul[t][cg] = add_info("get_info emulated", op_get_info,
+						 t, cg, P_EMULATED);
 		}
 	for (int cg = 0; cg < 2; cg++) {
 		snprintf(l, sizeof(l), "get_info native PIDFD_SELF%s",
