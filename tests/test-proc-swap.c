@@ -574,3 +574,44 @@ TEST(mounts_inside_proc_never_mislead)
 {
 	in_staged_pidns(mounts_inside_proc);
 }
+
+/*
+ * Where openat2 is missing (before 5.6) or refused by a filter, the
+ * emulation opens /proc's files with openat, says so in its features, and
+ * still answers right.
+ */
+static void without_openat2(void *arg)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+	struct libpidfd_features feat;
+	int pidfd = *(int *)arg;
+
+	ASSERT_EQ(util_errno_filter(SYS_openat2, ENOSYS), 0);
+	lpfd_state_reset();
+	ASSERT_EQ(libpidfd_features(&feat, sizeof(feat)), 0);
+	ASSERT_EQ(feat.kernel & LIBPIDFD_KERNEL_OPENAT2, 0);
+	util_set_path(1);
+	ASSERT_EQ(libpidfd_get_info(pidfd, &info, sizeof(info)), 0);
+	ASSERT_EQ(info.pid, TARGET_PID);
+	ASSERT_EQ(info.ruid, TARGET_UID);
+	ASSERT_EQ(info.cgroupid, g_cgroupid);
+	ASSERT_EQ(libpidfd_getpid(pidfd), TARGET_PID);
+}
+
+static void fall_back_to_openat(void)
+{
+	static struct util_gen target;
+	int pidfd;
+
+	ASSERT_EQ(util_spawn_gen(&target, TARGET_UID, TARGET_PID, &pidfd),
+		  TARGET_PID);
+	learn_target(pidfd);
+	util_in_child(without_openat2, &pidfd);
+	util_kill_reap_keep_fd(pidfd);
+	close(pidfd);
+}
+
+TEST(without_openat2_the_emulation_uses_openat)
+{
+	util_in_pidns(fall_back_to_openat, true);
+}

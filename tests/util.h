@@ -190,6 +190,8 @@ typedef bool (*util_stop_hook)(int stop, const struct seccomp_notif *req,
 int util_notif_filter(long nr);
 /* The same for two system calls. */
 int util_notif_filter2(long nr, long nr2);
+/* Make system call nr fail with err in the calling thread: 0, or -1. */
+int util_errno_filter(long nr, int err);
 /*
  * Serve a listener until the filtered process or thread is gone, calling
  * at_stop at each stopped system call; close the listener. *listener may
