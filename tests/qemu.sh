@@ -20,6 +20,7 @@ trap 'rm -f "$log"' EXIT
 # binary or binary:test.
 exec_reason="execs an aarch64 program (the tool, an example or itself): qemu-user runs one program, and the host kernel execs another aarch64 one only through a binfmt_misc entry for qemu-aarch64, which a build machine or container need not have"
 clone3_reason="needs clone3 (set_tid, CLONE_VM generations): qemu-user answers clone3 with ENOSYS"
+seccomp_reason="installs a seccomp filter, which qemu-user refuses (ENOSYS): it would judge qemu's own host system calls, not the guest's"
 madvise_reason="needs process_madvise or process_mrelease (Linux 5.10, 5.15), which qemu-user lacks (ENOSYS)"
 cannot_run="
 test-cli-docs	$exec_reason
@@ -35,6 +36,11 @@ test-harness	$exec_reason
 test-examples	$exec_reason
 test-concurrency:calls_after_exec_on_an_inherited_pidfd	$exec_reason
 test-symbols	reads libpidfd.so, which the static cross-build does not make
+test-version:shared_library_answers_under_node_0_2	dlopens libpidfd.so.0, which the static cross-build does not make
+test-sandbox:every_function_answers_the_same_where_clone_kills	$seccomp_reason
+test-sandbox:every_function_answers_the_same_as_nobody_where_clone_kills	$seccomp_reason
+test-sandbox:self_paths_work_under_the_container_seccomp_profile	$seccomp_reason
+test-compat	preloads the shim, a shared library, which the static cross-build does not make (Makefile: STATIC_TESTS)
 test-reuse	$clone3_reason
 test-proc-swap	$clone3_reason; and it stops system calls with seccomp user notification, which would stop qemu-user's own, not the guest's
 test-environ:proc_of_the_parent_pid_namespace_with_the_same_own_pid_gives_enosys	$clone3_reason
@@ -60,12 +66,22 @@ if [ -n "$missing" ]; then
 fi
 # glibc warns that a static getpwuid_r and the like load NSS modules at
 # run time: true, and what a static build of the tool accepts.
-${MAKE:-make} -s -C "$here" O="$out" CC=aarch64-linux-gnu-gcc \
-	AR=aarch64-linux-gnu-ar LDFLAGS=-static static 2>&1 |
-	grep -v -e 'in statically linked applications requires at runtime' \
-		-e ': in function .*:$'
-if [ ! -x "$out/tests/test-open" ] || [ ! -x "$out/pidfd" ]; then
-	echo "# $label: cross-build failed"
+# A failed build fails the run: a test that did not build must not go
+# uncounted (one did, for a while, and hid nine binaries).
+{
+	${MAKE:-make} -s -C "$here" O="$out" CC=aarch64-linux-gnu-gcc \
+		AR=aarch64-linux-gnu-ar LDFLAGS=-static static 2>&1
+	echo "# make exit $?"
+} | grep -v -e 'in statically linked applications requires at runtime' \
+	-e ': in function .*:$' | tee "$log"
+unbuilt=
+for src in "$here"/tests/test-*.c; do
+	t=$(basename "$src" .c)
+	[ "$t" = test-compat ] || [ -x "$out/tests/$t" ] || unbuilt="$unbuilt $t"
+done
+if ! grep -q '^# make exit 0$' "$log" || [ ! -x "$out/pidfd" ] ||
+	[ -n "$unbuilt" ]; then
+	echo "# $label: cross-build failed${unbuilt:+; not built:$unbuilt}"
 	exit 1
 fi
 
