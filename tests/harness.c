@@ -167,9 +167,31 @@ static unsigned timeout_scale(void)
 
 enum result { PASS, FAIL, SKIP };
 
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A test that used a third of its time is named: on a busier machine it
+ * would be the next timeout, and the log says so before it happens.
+ */
+static void note_if_slow(int i, double took)
+{
+	unsigned limit = tests[i].timeout * timeout_scale();
+
+	if (took > limit / 3.0)
+		printf("# slow: %s took %.1f s of its %u s\n", tests[i].name,
+		       took, limit);
+}
+
 /* Run one test in a child of its own, killed at its timeout. */
 static enum result run_one(int i)
 {
+	double start = seconds_now();
 	pid_t pid;
 	int status;
 
@@ -191,6 +213,7 @@ static enum result run_one(int i)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL); /* whatever the test left behind */
+	note_if_slow(i, seconds_now() - start);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return PASS;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == SKIP_EXIT &&
