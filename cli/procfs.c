@@ -17,14 +17,17 @@
 /*
  * One procfs instance for the whole run, proven to be our pid namespace's
  * by the library (the tool may keep a descriptor; the library may not).
+ * Kept open, it closes each file as soon as it is read.
  */
-static const struct lpfd_proc *procfs(void)
+static struct lpfd_proc *procfs(void)
 {
-	static struct lpfd_proc p = { .dir = -1 };
+	static struct lpfd_proc p = { .dir = -1, .held = -1 };
 	static int r = 1;
 
-	if (r > 0)
+	if (r > 0) {
 		r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
+		p.hold_last = false;
+	}
 	return r == 0 ? &p : NULL;
 }
 

@@ -294,6 +294,7 @@ enum libpidfd_support {
 #define LIBPIDFD_KERNEL_INFO_SUPPORTED    (1ULL << 13) /* 6.19 */
 #define LIBPIDFD_KERNEL_INFO_CODE         (1ULL << 14) /* 7.1 */
 #define LIBPIDFD_KERNEL_OPENAT2           (1ULL << 15) /* 5.6 */
+#define LIBPIDFD_KERNEL_CLOSE_RANGE       (1ULL << 16) /* 5.9 */
 /* END KERNEL */
 
 /*

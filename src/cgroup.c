@@ -160,7 +160,7 @@ static int cgroup_handle_unique(const char *path, uint64_t *id,
 #define CGROUP_NS_INITIAL 0xEFFFFFFBULL
 
 /* The calling thread's cgroup namespace, by the inode /proc names. */
-static int cgroup_ns_of_thread(const struct lpfd_proc *proc, uint64_t *ino)
+static int cgroup_ns_of_thread(struct lpfd_proc *proc, uint64_t *ino)
 {
 	char link[48];
 	const char *p = link + 8, *end;
@@ -276,7 +276,7 @@ static void remember(struct cgroup_lookup *l, uint64_t cgroup_ns)
  * come from the very mount the path was built from, or the path led
  * elsewhere.
  */
-int lpfd_read_cgroupid(const struct lpfd_proc *p, const char *path,
+int lpfd_read_cgroupid(struct lpfd_proc *p, const char *path,
 			 uint64_t *id)
 {
 	char buf[LPFD_PATH_MAX + 64], chunk[4096];

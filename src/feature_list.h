@@ -29,6 +29,7 @@
 	X(SELF_GROUP_10001, self_group_10001, "6.17", 1, "PIDFD_SELF_THREAD_GROUP -10001") \
 	X(INFO_SUPPORTED,   info_supported,   "6.19", 1, "PIDFD_INFO_SUPPORTED_MASK") \
 	X(INFO_CODE,        info_code,        "7.1",  1, "PIDFD_INFO_COREDUMP_CODE") \
-	X(OPENAT2,          openat2,          "5.6",  0, "openat2(2) RESOLVE_NO_XDEV")
+	X(OPENAT2,          openat2,          "5.6",  0, "openat2(2) RESOLVE_NO_XDEV") \
+	X(CLOSE_RANGE,      close_range,      "5.9",  0, "close_range(2)")
 
 #endif /* LIBPIDFD_FEATURE_LIST_H */

@@ -210,7 +210,7 @@ static int cgroup_error(int r)
 	return r == -EMFILE || r == -ENFILE || r == -ENOMEM ? r : 0;
 }
 
-static int emulate_cgroupid(const struct lpfd_proc *p, struct pidfd_info *k,
+static int emulate_cgroupid(struct lpfd_proc *p, struct pidfd_info *k,
 			    const char *cgroup_file)
 {
 	uint64_t id;
@@ -262,7 +262,7 @@ static int get_info_self(const struct lpfd_route *t, uint64_t req,
  * Another process, through /proc. The emulation resolves the cgroup id
  * (three more /proc reads) only when asked for it.
  */
-static int get_info_emulated_fd(const struct lpfd_proc *p, int pidfd, int pid,
+static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
 			    uint64_t req, struct pidfd_info *k)
 {
 	struct lpfd_status st;

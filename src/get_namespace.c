@@ -68,7 +68,7 @@ static void ns_path(char *buf, size_t size, const char *dir, const char *name)
  * A procfs in which the calling thread is not visible (a child pid
  * namespace's) has no thread-self: the emulation cannot answer there.
  */
-static bool proc_blind_to_us(const struct lpfd_proc *p)
+static bool proc_blind_to_us(struct lpfd_proc *p)
 {
 	char link[32];
 
@@ -82,7 +82,7 @@ static bool proc_blind_to_us(const struct lpfd_proc *p)
  * /proc keeps its user and pid namespaces until it is reaped. The mount
  * namespace, which every task has until then, tells.
  */
-static int has_namespaces(const struct lpfd_proc *p, const char *dir)
+static int has_namespaces(struct lpfd_proc *p, const char *dir)
 {
 	char path[64], link[64];
 	ssize_t r;
@@ -99,7 +99,7 @@ static int has_namespaces(const struct lpfd_proc *p, const char *dir)
  * dropped its namespaces) or, after that check, EOPNOTSUPP (a type this
  * kernel was built without, which the calling thread lacks too).
  */
-static int missing_ns_errno(const struct lpfd_proc *p, const char *dir,
+static int missing_ns_errno(struct lpfd_proc *p, const char *dir,
 			    const char *name)
 {
 	char path[64], link[64];
@@ -118,7 +118,7 @@ static int missing_ns_errno(const struct lpfd_proc *p, const char *dir,
  * Open a namespace of the task whose /proc directory is dir; may_be_dead
  * unless it is the calling thread.
  */
-static int open_ns(const struct lpfd_proc *p, const char *dir,
+static int open_ns(struct lpfd_proc *p, const char *dir,
 		   const struct ns_desc *ns, bool may_be_dead)
 {
 	char path[64];
@@ -193,7 +193,7 @@ static int get_namespace_self(const struct lpfd_route *t, unsigned int cmd,
  * or that nothing in its /proc directory can be found: it is gone, or,
  * while unreaped, /proc hides it from us (hidepid=2).
  */
-static int ns_of_pid(const struct lpfd_proc *p, int pidfd, int pid,
+static int ns_of_pid(struct lpfd_proc *p, int pidfd, int pid,
 		     const struct ns_desc *ns)
 {
 	char dir[24];

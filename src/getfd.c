@@ -22,7 +22,7 @@ static int getfd_self_thread(int targetfd)
 }
 
 /* The flags of fd in the leader's table, as /proc/self/fdinfo shows them. */
-static int leader_fd_flags(const struct lpfd_proc *p, int fd,
+static int leader_fd_flags(struct lpfd_proc *p, int fd,
 			   unsigned int *flags)
 {
 	struct lpfd_fdinfo fi;

@@ -222,6 +222,14 @@ void lpfd_proc_join(char *buf, size_t size, const char *dir,
  */
 struct lpfd_proc {
 	int dir;
+	/*
+	 * The file read last, left open where hold_last is set, so that
+	 * lpfd_proc_close() can close it and dir in one close_range() call.
+	 * Reading the next file closes it first: never more than dir and one
+	 * file are open, as without it.
+	 */
+	int held;
+	bool hold_last;
 };
 enum lpfd_proc_need {
 	LPFD_PROC_ANY,      /* only the caller's own files: any procfs will do */
@@ -234,15 +242,17 @@ enum lpfd_proc_need {
  */
 int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need);
 void lpfd_proc_close(struct lpfd_proc *p);
-int lpfd_proc_openat(const struct lpfd_proc *p, const char *path,
+/* Close the file read last, if it is still open. */
+void lpfd_proc_release(struct lpfd_proc *p);
+int lpfd_proc_openat(struct lpfd_proc *p, const char *path,
 		       int flags);
-ssize_t lpfd_proc_readlink(const struct lpfd_proc *p, const char *path,
+ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 			     char *buf, size_t size);
 /* Whether nothing can be found in dir + sub ("<pid>", "/ns/"): gone or hidden. */
-bool lpfd_proc_dir_gone(const struct lpfd_proc *p, const char *dir,
+bool lpfd_proc_dir_gone(struct lpfd_proc *p, const char *dir,
 			  const char *sub);
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
-ssize_t lpfd_proc_read(const struct lpfd_proc *p, const char *path,
+ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size);
 /*
  * Call fn on each whole line (newline dropped, editable in place) of a
@@ -250,13 +260,13 @@ ssize_t lpfd_proc_read(const struct lpfd_proc *p, const char *path,
  * the chunk is skipped. fn returns 0 to go on, anything else to stop the
  * reading with that value, which is returned.
  */
-int lpfd_proc_for_each_line(const struct lpfd_proc *p, const char *path,
+int lpfd_proc_for_each_line(struct lpfd_proc *p, const char *path,
 			      char *buf, size_t size,
 			      int (*fn)(char *line, size_t len, void *ctx),
 			      void *ctx);
 /* For a file of fd found missing (ENOENT) or /proc unusable (ENOSYS): EBADF if fd is closed. */
 int lpfd_proc_fd_errno(int fd, int err);
-int lpfd_proc_fdinfo(const struct lpfd_proc *p, int fd,
+int lpfd_proc_fdinfo(struct lpfd_proc *p, int fd,
 		       struct lpfd_fdinfo *out);
 /*
  * Open a procfs instance proven ours and read the pid a pidfd names (from
@@ -270,21 +280,21 @@ static inline int lpfd_fdinfo_pid_errno(int pid)
 {
 	return pid > 0 ? 0 : pid == 0 ? -EREMOTE : -ESRCH;
 }
-int lpfd_proc_status(const struct lpfd_proc *p, int pid,
+int lpfd_proc_status(struct lpfd_proc *p, int pid,
 		       struct lpfd_status *out);
 /*
  * The emulated "is the process behind this pidfd still unreaped?" check
  * that ends every /proc-based answer: 1 yes, 0 reaped, -errno.
  */
-int lpfd_proc_unreaped(const struct lpfd_proc *p, int pidfd);
+int lpfd_proc_unreaped(struct lpfd_proc *p, int pidfd);
 /*
  * The errno for a /proc/<pid> entry found missing for a pidfd's process:
  * -ESRCH once it is reaped, -EACCES while it is not (/proc hides it from
  * us: hidepid=2), or -errno of the check.
  */
-int lpfd_proc_missing_errno(const struct lpfd_proc *p, int pidfd);
+int lpfd_proc_missing_errno(struct lpfd_proc *p, int pidfd);
 /* The cgroup2 id of the path a /proc cgroup file ("<pid>/cgroup") names. */
-int lpfd_read_cgroupid(const struct lpfd_proc *p, const char *cgroup_file,
+int lpfd_read_cgroupid(struct lpfd_proc *p, const char *cgroup_file,
 			 uint64_t *id);
 
 /* One question each, through a procfs instance of its own (tests, shim). */

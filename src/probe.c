@@ -105,6 +105,15 @@ static int probe_openat2(void)
 	return answers_ebadf(lpfd_sys_openat2(-1, "x", &how));
 }
 
+/*
+ * Whether one call can close the emulation's two descriptors. The range
+ * past every possible descriptor closes nothing.
+ */
+static int probe_close_range(void)
+{
+	return present_unless(lpfd_sys_close_range(~0U, ~0U), -ENOSYS, -ENOSYS);
+}
+
 /* A pidfs ioctl on a pidfd of our own, opened for this one probe. */
 static int ioctl_on_self(unsigned long cmd, void *arg)
 {

@@ -58,7 +58,7 @@ void lpfd_proc_join(char *buf, size_t size, const char *dir,
  * while unreaped, /proc hides it from us (hidepid=2). A directory is no
  * link: readlink() finds it (EINVAL) or not (ENOENT).
  */
-bool lpfd_proc_dir_gone(const struct lpfd_proc *p, const char *dir,
+bool lpfd_proc_dir_gone(struct lpfd_proc *p, const char *dir,
 			  const char *sub)
 {
 	char path[64], link[8];
@@ -75,9 +75,10 @@ bool lpfd_fd_on_fs(int fd, unsigned long magic)
 	       (unsigned long)sfs.f_type == magic;
 }
 
-int lpfd_proc_openat(const struct lpfd_proc *p, const char *path,
+int lpfd_proc_openat(struct lpfd_proc *p, const char *path,
 		       int flags)
 {
+	lpfd_proc_release(p);
 	return lpfd_sys_openat(p->dir, path, flags | O_CLOEXEC);
 }
 
@@ -89,7 +90,7 @@ int lpfd_proc_openat(const struct lpfd_proc *p, const char *path,
  * 5.6, and filters that refuse openat2, leave that door open: see
  * libpidfd_features(3).
  */
-static int proc_open_file(const struct lpfd_proc *p, const char *path)
+static int proc_open_file(struct lpfd_proc *p, const char *path)
 {
 	struct lpfd_open_how how = { .flags = O_RDONLY | O_CLOEXEC,
 				     .resolve = LPFD_RESOLVE_NO_XDEV };
@@ -97,11 +98,28 @@ static int proc_open_file(const struct lpfd_proc *p, const char *path)
 
 	if (lpfd_kernel_has(LPFD_FEAT_OPENAT2) <= 0)
 		return lpfd_proc_openat(p, path, O_RDONLY);
+	lpfd_proc_release(p);
 	fd = lpfd_sys_openat2(p->dir, path, &how);
 	return fd == -EXDEV ? -ENOSYS : fd;
 }
 
-ssize_t lpfd_proc_readlink(const struct lpfd_proc *p, const char *path,
+/* A file just read: kept for lpfd_proc_close() to close with dir, or closed. */
+static void proc_done_with(struct lpfd_proc *p, int fd)
+{
+	if (p->hold_last)
+		p->held = fd;
+	else
+		lpfd_sys_close(fd);
+}
+
+void lpfd_proc_release(struct lpfd_proc *p)
+{
+	if (p->held >= 0)
+		lpfd_sys_close(p->held);
+	p->held = -1;
+}
+
+ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 			     char *buf, size_t size)
 {
 	return lpfd_sys_readlinkat(p->dir, path, buf, size);
@@ -114,7 +132,7 @@ ssize_t lpfd_proc_readlink(const struct lpfd_proc *p, const char *path,
  * not fill the buffer has reached the end, and no second read is made to
  * be told so.
  */
-ssize_t lpfd_proc_read(const struct lpfd_proc *p, const char *path,
+ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size)
 {
 	size_t len = 0;
@@ -135,7 +153,7 @@ ssize_t lpfd_proc_read(const struct lpfd_proc *p, const char *path,
 		if ((size_t)n < want)
 			break;
 	}
-	lpfd_sys_close(fd);
+	proc_done_with(p, fd);
 	if (n < 0)
 		return n;
 	if (len + 1 >= size) {
@@ -151,7 +169,7 @@ ssize_t lpfd_proc_read(const struct lpfd_proc *p, const char *path,
  * line longer than the chunk is skipped. fn returns 0 to go on, anything
  * else to stop with that value.
  */
-int lpfd_proc_for_each_line(const struct lpfd_proc *p, const char *path,
+int lpfd_proc_for_each_line(struct lpfd_proc *p, const char *path,
 			      char *buf, size_t size,
 			      int (*fn)(char *line, size_t len, void *ctx),
 			      void *ctx)
@@ -196,7 +214,7 @@ int lpfd_proc_for_each_line(const struct lpfd_proc *p, const char *path,
 		}
 	}
 out:
-	lpfd_sys_close(fd);
+	proc_done_with(p, fd);
 	return r;
 }
 
@@ -228,7 +246,7 @@ static int copy_key_line(char *line, size_t len, void *ctx)
  * not fit. The lines before it may be of any length (a status file's
  * "Groups:" can hold thousands of ids); the chunk holds any NSpid: line.
  */
-static ssize_t read_key_line(const struct lpfd_proc *p, const char *path,
+static ssize_t read_key_line(struct lpfd_proc *p, const char *path,
 			     const char *key, char *buf, size_t size)
 {
 	struct key_line k = { key, strlen(key), buf, size, -ENODATA };
@@ -240,7 +258,7 @@ static ssize_t read_key_line(const struct lpfd_proc *p, const char *path,
 }
 
 /* The inode number of a namespace link ("pid:[4026531836]"), or -errno. */
-static int ns_link_ino(const struct lpfd_proc *p, const char *path,
+static int ns_link_ino(struct lpfd_proc *p, const char *path,
 		       uint64_t *ino)
 {
 	char link[48];
@@ -277,7 +295,7 @@ static int ns_link_ino(const struct lpfd_proc *p, const char *path,
  */
 static int init_ns_refused;
 
-static int init_ns_is(const struct lpfd_proc *p, uint64_t our_ns)
+static int init_ns_is(struct lpfd_proc *p, uint64_t our_ns)
 {
 	uint64_t init_ns;
 	int r;
@@ -301,7 +319,7 @@ static int init_ns_is(const struct lpfd_proc *p, uint64_t our_ns)
  * set_tid), and then read the parent namespace's pids as its own. A kernel
  * without pid namespaces has no NSpid line, and only one /proc to mount.
  */
-static int nspid_is_ours(const struct lpfd_proc *p)
+static int nspid_is_ours(struct lpfd_proc *p)
 {
 	struct lpfd_status st;
 	char line[512];
@@ -342,7 +360,7 @@ static int no_unique_mount_ids; /* the kernel has none: never changes */
 static unsigned int proof_seq;  /* 0 empty, odd being written */
 static uint64_t proof_words[2]; /* the mount id, the pid namespace */
 
-static int unique_mount_id(const struct lpfd_proc *p, uint64_t *id)
+static int unique_mount_id(struct lpfd_proc *p, uint64_t *id)
 {
 #ifdef __NR_statx
 	struct statx sx;
@@ -398,7 +416,7 @@ void lpfd_proc_reset(void)
  * NSpid (a status read). Nothing read before the proof is believed: a
  * namespace link that is no procfs's has a mount id never remembered.
  */
-static int proc_of_our_pidns(const struct lpfd_proc *p)
+static int proc_of_our_pidns(struct lpfd_proc *p)
 {
 	uint64_t mnt = 0, ns = 0;
 	bool mnt_known = unique_mount_id(p, &mnt) == 0;
@@ -430,6 +448,8 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 {
 	int r;
 
+	p->held = -1;
+	p->hold_last = true;
 	p->dir = lpfd_sys_openat(AT_FDCWD, "/proc",
 				   O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (p->dir < 0)
@@ -443,8 +463,24 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 	return r;
 }
 
+/*
+ * The last file and dir in one system call where their numbers are
+ * neighbours (the common case: each took the lowest free number). Only
+ * then: every number in the range is one of ours, open, so no other
+ * thread's or signal handler's descriptor can be in it.
+ */
 void lpfd_proc_close(struct lpfd_proc *p)
 {
+	int lo = p->dir < p->held ? p->dir : p->held;
+
+	if (p->dir >= 0 && p->held >= 0 &&
+	    (p->held == p->dir + 1 || p->dir == p->held + 1) &&
+	    lpfd_kernel_has(LPFD_FEAT_CLOSE_RANGE) > 0 &&
+	    lpfd_sys_close_range((unsigned int)lo, (unsigned int)lo + 1) == 0) {
+		p->dir = p->held = -1;
+		return;
+	}
+	lpfd_proc_release(p);
 	if (p->dir >= 0)
 		lpfd_sys_close(p->dir);
 	p->dir = -1;
@@ -469,7 +505,7 @@ int lpfd_proc_fd_errno(int fd, int err)
  * another process's pidfd. A missing fdinfo file is a closed fd; so is
  * our own /proc descriptor, which took the lowest free number.
  */
-int lpfd_proc_fdinfo(const struct lpfd_proc *p, int fd,
+int lpfd_proc_fdinfo(struct lpfd_proc *p, int fd,
 		       struct lpfd_fdinfo *out)
 {
 	char path[48], buf[512];
@@ -490,7 +526,7 @@ int lpfd_proc_fdinfo(const struct lpfd_proc *p, int fd,
  * whatever the task's name (16 bytes, at most 64 escaped); the kernel
  * builds the whole file either way, but less of it is copied and parsed.
  */
-int lpfd_proc_status(const struct lpfd_proc *p, int pid,
+int lpfd_proc_status(struct lpfd_proc *p, int pid,
 		       struct lpfd_status *out)
 {
 	char path[48], buf[512];
@@ -513,7 +549,7 @@ int lpfd_proc_status(const struct lpfd_proc *p, int pid,
  * reaped process only from Linux 5.5 on, and 5.4.294; before, the signal
  * is the proof.)
  */
-int lpfd_proc_unreaped(const struct lpfd_proc *p, int pidfd)
+int lpfd_proc_unreaped(struct lpfd_proc *p, int pidfd)
 {
 	struct lpfd_fdinfo fi;
 	int r = lpfd_sys_pidfd_send_signal(pidfd, 0, NULL, 0);
@@ -533,7 +569,7 @@ int lpfd_proc_unreaped(const struct lpfd_proc *p, int pidfd)
  * the caller (hidepid=2): the kernel's answer for a process one may not
  * look at is EACCES, and ESRCH would say it is gone.
  */
-int lpfd_proc_missing_errno(const struct lpfd_proc *p, int pidfd)
+int lpfd_proc_missing_errno(struct lpfd_proc *p, int pidfd)
 {
 	int r = lpfd_proc_unreaped(p, pidfd);
 

@@ -30,6 +30,9 @@
 #ifndef __NR_openat2
 #define __NR_openat2 437
 #endif
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
 #ifndef __NR_process_mrelease
 #define __NR_process_mrelease 448
 #endif
@@ -144,6 +147,11 @@ static inline int lpfd_sys_openat2(int dirfd, const char *path,
 				   const struct lpfd_open_how *how)
 {
 	return (int)lpfd_sc(__NR_openat2, dirfd, path, how, sizeof(*how), 0, 0);
+}
+
+static inline int lpfd_sys_close_range(unsigned int first, unsigned int last)
+{
+	return (int)lpfd_sc(__NR_close_range, first, last, 0, 0, 0, 0);
 }
 
 static inline ssize_t lpfd_sys_read(int fd, void *buf, size_t len)

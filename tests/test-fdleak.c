@@ -12,6 +12,7 @@
  * limited runs start in fresh processes, so that the probes run there too.
  */
 #include <libpidfd.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
@@ -260,36 +261,54 @@ static void make_fixtures(void)
 	F.closed = 900;
 }
 
-/*
- * A fresh process that runs the table under a descriptor limit; warm, it
- * first makes one call (which probes the kernel for PIDFD_GET_INFO alone),
- * so that the limit finds some probes done and others not.
- */
-static void limited_run(struct result *out, int spare, bool warm)
+/* The table in a fresh process (its probes not yet run), after setup(arg). */
+static void fresh_run(struct result *out, void (*setup)(int), int arg)
 {
 	int status;
 	pid_t pid = fork();
 
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		struct rlimit rl;
-		int lowest;
-
 		util_zombie(3, &F.own_zombie);
-		if (warm)
-			ASSERT_EQ(libpidfd_getpid(F.live), F.live_pid);
-		lowest = dup(0);
-		ASSERT_GE(lowest, 0);
-		close(lowest);
-		ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &rl), 0);
-		rl.rlim_cur = (rlim_t)(lowest + spare);
-		ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &rl), 0);
+		if (setup)
+			setup(arg);
 		run_table(out);
 		fflush(stdout);
 		_exit(0);
 	}
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	ASSERT_EQ(status, 0);
+}
+
+static int lowest_free_fd(void)
+{
+	int lowest = dup(0);
+
+	ASSERT_GE(lowest, 0);
+	close(lowest);
+	return lowest;
+}
+
+/*
+ * Under a descriptor limit, arg spare descriptors above the lowest free
+ * one; warm (arg + 256), after one call (which probes the kernel for
+ * PIDFD_GET_INFO alone), so that the limit finds some probes done and
+ * others not.
+ */
+static void limit_fds(int arg)
+{
+	struct rlimit rl;
+
+	if (arg >= 256)
+		ASSERT_EQ(libpidfd_getpid(F.live), F.live_pid);
+	ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl.rlim_cur = (rlim_t)(lowest_free_fd() + arg % 256);
+	ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &rl), 0);
+}
+
+static void limited_run(struct result *out, int spare, bool warm)
+{
+	fresh_run(out, limit_fds, spare + (warm ? 256 : 0));
 }
 
 /* Runs: the reference, then 0 to 3 spare descriptors, cold and warm. */
@@ -362,6 +381,126 @@ static void fdleak_all(void)
 	ASSERT_EQ(failures, 0);
 	ASSERT_TRUE(emfile > 0);
 	util_kill_reap(F.live);
+}
+
+/*
+ * The caller's descriptors between free numbers: the library's /proc
+ * directory and its files then cannot be neighbours, and are closed one
+ * by one. A descriptor of the caller's between them stays open (run_call
+ * compares the whole table around each call).
+ */
+static void interleave_fds(int holes)
+{
+	int lowest = lowest_free_fd();
+
+	for (int i = 0; i < 2 * holes; i++)
+		ASSERT_EQ(dup2(0, lowest + i), lowest + i);
+	for (int i = 0; i < holes; i++)
+		close(lowest + 2 * i);
+}
+
+/*
+ * close_range(2) refused: before the first probe (the feature is absent)
+ * or after it (the library was told it exists; each call that tries it
+ * finds it refused and closes its descriptors one by one).
+ */
+static void refuse_close_range(int after_probe)
+{
+	struct libpidfd_features f;
+
+	if (after_probe) {
+		ASSERT_EQ(libpidfd_features(&f, sizeof(f)), 0);
+		ASSERT_TRUE(f.kernel & LIBPIDFD_KERNEL_CLOSE_RANGE);
+	}
+	ASSERT_EQ(util_errno_filter(SYS_close_range, after_probe ? EPERM : ENOSYS), 0);
+}
+
+static void closing_variants(void)
+{
+	enum { REF, HOLES, REFUSED, REFUSED_LATE, NRUNS };
+	static const char *const what[NRUNS] = {
+		"", "caller's fds between", "close_range refused",
+		"close_range refused after the probe",
+	};
+	size_t n = 2 * NCALLS;
+	struct result *res = mmap(NULL, NRUNS * n * sizeof(*res),
+				  PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int failures = 0;
+
+	ASSERT_TRUE(res != MAP_FAILED);
+	make_fixtures();
+	fresh_run(res, NULL, 0);
+	fresh_run(res + HOLES * n, interleave_fds, 8);
+	fresh_run(res + REFUSED * n, refuse_close_range, 0);
+	fresh_run(res + REFUSED_LATE * n, refuse_close_range, 1);
+	for (int run = 0; run < NRUNS; run++)
+		for (size_t i = 0; i < n; i++) {
+			const struct result *r = &res[(size_t)run * n + i];
+			const char *path = i < NCALLS ? "native" : "emulated";
+
+			if (r->leaked)
+				printf("# %s (%s path%s%s): fd leak or fd closed\n",
+				       calls[i % NCALLS].name, path,
+				       run ? ", " : "", what[run]);
+			if (run > 0 && !same_result(r, &res[i]) &&
+			    !fewer_features(i % NCALLS, r, &res[i]))
+				printf("# %s (%s path, %s): %ld/%s, else %ld/%s\n",
+				       calls[i % NCALLS].name, path, what[run],
+				       r->ret, strerrorname_np(r->err), res[i].ret,
+				       strerrorname_np(res[i].err));
+			failures += r->leaked || (run > 0 && !same_result(r, &res[i]) &&
+				    !fewer_features(i % NCALLS, r, &res[i]));
+		}
+	ASSERT_EQ(failures, 0);
+	util_kill_reap(F.live);
+}
+
+TEST_TIMEOUT(the_caller_s_fds_between_and_a_refused_close_range_change_nothing, 60)
+{
+	F.remote = libpidfd_open(getpid(), 0);
+	ASSERT_GE(F.remote, 0);
+	util_in_pidns(closing_variants, true);
+}
+
+/*
+ * Where the kernel has close_range(2), an emulated get_info closes its
+ * /proc directory and its last file in that one call: a filter that kills
+ * on close_range, set after the probe, kills the caller. Without it the
+ * call answers.
+ */
+static void info_dies_at_close_range(void *arg)
+{
+	struct pidfd_info info = { 0 };
+	struct libpidfd_features f;
+	bool have;
+
+	util_set_path(true);
+	ASSERT_EQ(setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 }), 0);
+	ASSERT_EQ(libpidfd_features(&f, sizeof(f)), 0);
+	have = f.kernel & LIBPIDFD_KERNEL_CLOSE_RANGE;
+	ASSERT_EQ(util_action_filter(SYS_close_range, SECCOMP_RET_KILL_PROCESS), 0);
+	ASSERT_EQ(libpidfd_get_info(*(int *)arg, &info, sizeof(info)), 0);
+	exit(have ? 1 : 0);
+}
+
+TEST(emulated_get_info_closes_its_two_fds_in_one_call)
+{
+	int fd, status;
+	pid_t child;
+
+	util_spawn(NULL, NULL, &fd);
+	child = fork();
+
+	ASSERT_GE(child, 0);
+	if (child == 0)
+		info_dies_at_close_range(&fd);
+	ASSERT_EQ(waitpid(child, &status, 0), child);
+	if (syscall(SYS_close_range, ~0U, ~0U, 0) == 0)
+		ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS);
+	else
+		ASSERT_EQ(status, 0);
+	util_kill_reap(fd);
 }
 
 TEST_TIMEOUT(every_function_leaks_no_fd_and_says_emfile_or_right, 60)

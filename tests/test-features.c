@@ -151,6 +151,7 @@ TEST(every_kernel_bit_is_what_the_kernel_says)
 	want[LPFD_FEAT_INFO_SUPPORTED] = sup != 0;
 	want[LPFD_FEAT_INFO_CODE] = (sup & PIDFD_INFO_COREDUMP_CODE) != 0;
 	want[LPFD_FEAT_OPENAT2] = openat2_stays_on_mount();
+	want[LPFD_FEAT_CLOSE_RANGE] = sys(SYS_close_range, ~0U, ~0U, 0, 0) == 0;
 	/*
 	 * Under a kernel personality (a seccomp filter playing an older
 	 * kernel, TEST_PERSONALITY) a reaped child still shows this kernel's

@@ -470,12 +470,17 @@ int util_notif_filter(long nr)
 
 int util_errno_filter(long nr, int err)
 {
+	return util_action_filter(nr, SECCOMP_RET_ERRNO |
+					      ((uint32_t)err & SECCOMP_RET_DATA));
+}
+
+int util_action_filter(long nr, uint32_t action)
+{
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K,
-			 SECCOMP_RET_ERRNO | ((uint32_t)err & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, action),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = UTIL_COUNT(f), .filter = f };

@@ -192,6 +192,8 @@ int util_notif_filter(long nr);
 int util_notif_filter2(long nr, long nr2);
 /* Make system call nr fail with err in the calling thread: 0, or -1. */
 int util_errno_filter(long nr, int err);
+/* The same with any seccomp action (SECCOMP_RET_KILL_PROCESS, say). */
+int util_action_filter(long nr, uint32_t action);
 /*
  * Serve a listener until the filtered process or thread is gone, calling
  * at_stop at each stopped system call; close the listener. *listener may
