@@ -31,6 +31,10 @@ run_mode() {
 	total_f=$((total_f + f))
 	total_s=$((total_s + ${s:-0}))
 	echo "$line" >> "$summary"
+	# Each failure is named in the summary too: a log cut short keeps
+	# its end, and the end then says which test failed.
+	grep -E 'not ok [0-9]+ - ' "$summary.out" | head -n 20 |
+		sed 's/^/#   /' >> "$summary"
 }
 
 # The summary of every run so far, as the last line; the exit status.
