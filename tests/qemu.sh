@@ -40,6 +40,8 @@ test-version:shared_library_answers_under_node_0_2	dlopens libpidfd.so.0, which 
 test-sandbox:every_function_answers_the_same_where_clone_kills	$seccomp_reason
 test-sandbox:every_function_answers_the_same_as_nobody_where_clone_kills	$seccomp_reason
 test-sandbox:self_paths_work_under_the_container_seccomp_profile	$seccomp_reason
+test-fdleak:the_caller_s_fds_between_and_a_refused_close_range_change_nothing	$seccomp_reason
+test-fdleak:emulated_get_info_closes_its_two_fds_in_one_call	$seccomp_reason
 test-compat	preloads the shim, a shared library, which the static cross-build does not make (Makefile: STATIC_TESTS)
 test-reuse	$clone3_reason
 test-proc-swap	$clone3_reason; and it stops system calls with seccomp user notification, which would stop qemu-user's own, not the guest's
