@@ -27,6 +27,7 @@ static struct lpfd_proc *procfs(void)
 	if (r > 0) {
 		r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
 		p.hold_last = false;
+		lpfd_proc_release(&p); /* what the proof read */
 	}
 	return r == 0 ? &p : NULL;
 }
