@@ -96,9 +96,9 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
 				     .resolve = LPFD_RESOLVE_NO_XDEV };
 	int fd;
 
+	lpfd_proc_release(p);
 	if (lpfd_kernel_has(LPFD_FEAT_OPENAT2) <= 0)
 		return lpfd_proc_openat(p, path, O_RDONLY);
-	lpfd_proc_release(p);
 	fd = lpfd_sys_openat2(p->dir, path, &how);
 	return fd == -EXDEV ? -ENOSYS : fd;
 }

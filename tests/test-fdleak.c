@@ -438,19 +438,19 @@ static void closing_variants(void)
 		for (size_t i = 0; i < n; i++) {
 			const struct result *r = &res[(size_t)run * n + i];
 			const char *path = i < NCALLS ? "native" : "emulated";
+			bool differs = run > 0 && !same_result(r, &res[i]) &&
+				       !fewer_features(i % NCALLS, r, &res[i]);
 
 			if (r->leaked)
 				printf("# %s (%s path%s%s): fd leak or fd closed\n",
 				       calls[i % NCALLS].name, path,
 				       run ? ", " : "", what[run]);
-			if (run > 0 && !same_result(r, &res[i]) &&
-			    !fewer_features(i % NCALLS, r, &res[i]))
+			if (differs)
 				printf("# %s (%s path, %s): %ld/%s, else %ld/%s\n",
 				       calls[i % NCALLS].name, path, what[run],
 				       r->ret, strerrorname_np(r->err), res[i].ret,
 				       strerrorname_np(res[i].err));
-			failures += r->leaked || (run > 0 && !same_result(r, &res[i]) &&
-				    !fewer_features(i % NCALLS, r, &res[i]));
+			failures += r->leaked || differs;
 		}
 	ASSERT_EQ(failures, 0);
 	util_kill_reap(F.live);
