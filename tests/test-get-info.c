@@ -285,6 +285,59 @@ TEST(reaped_child)
 	close(fd);
 }
 
+/*
+ * A child that dumped core, reaped: how it ended is the kernel's to keep
+ * (6.15), with the core's bit in the exit code; the emulation cannot know
+ * (ESRCH), as for any reaped process. Where the kernel answers
+ * PIDFD_INFO_COREDUMP (6.16), the library hands on its answer as the
+ * kernel wrote it, field by field of the newest layout. (The kernel fills
+ * coredump_mask, _signal and _code only for a dump through a coredump
+ * socket, which would mean changing the machine's core_pattern; for a dump
+ * to a file 6.16-6.19 set the COREDUMP bit with an empty mask, and 7.x
+ * leaves the bit clear.)
+ */
+TEST(reaped_child_that_dumped_core)
+{
+	const uint64_t req = PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP |
+		PIDFD_INFO_COREDUMP_SIGNAL | PIDFD_INFO_COREDUMP_CODE;
+	char dir[] = "/tmp/libpidfd-core.XXXXXX", cmd[64];
+	struct pidfd_info raw = { .mask = req };
+	struct util_res n, e;
+	siginfo_t si;
+	pid_t pid;
+	int fd;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		util_dump_core(dir);
+	fd = libpidfd_open(pid, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ASSERT_EQ(system(cmd), 0);
+	ASSERT_EQ(si.si_code, CLD_DUMPED);
+
+	util_get_info(fd, req, sizeof(struct pidfd_info), true, &e);
+	ASSERT_EQ(e.ret, -1);
+	ASSERT_EQ(e.err, ESRCH);
+	util_get_info(fd, req, sizeof(struct pidfd_info), false, &n);
+	if (!util_exit_after_reap()) {
+		ASSERT_EQ(n.ret, -1);
+		ASSERT_EQ(n.err, ESRCH);
+	} else {
+		ASSERT_EQ(n.ret, 0);
+		ASSERT_TRUE(INFO(&n)->mask & PIDFD_INFO_EXIT);
+		ASSERT_EQ(INFO(&n)->exit_code, SIGSEGV | 0x80); /* WCOREDUMP */
+	}
+	if (util_native(LPFD_FEAT_INFO_COREDUMP)) {
+		ASSERT_EQ(ioctl(fd, PIDFD_GET_INFO, &raw), 0);
+		ASSERT_EQ(memcmp(INFO(&n), &raw, sizeof(raw)), 0);
+	}
+	close(fd);
+}
+
 TEST(thread_pidfd)
 {
 	struct util_parked t;
