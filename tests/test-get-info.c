@@ -7,14 +7,17 @@
  */
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/fsuid.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #include "harness.h"
@@ -286,56 +289,142 @@ TEST(reaped_child)
 }
 
 /*
+ * The kernel keeps a dump's details (6.16 on) only for a dump through a
+ * coredump socket: core_pattern "@PATH", a setting of the whole machine.
+ * It is changed only where the machine is the test's (the user-mode-linux
+ * guest, which tests/uml.sh marks with TEST_OWNS_MACHINE), and put back
+ * as soon as the dump has arrived.
+ */
+struct core_socket {
+	int listener, pattern;
+	char old[256];
+};
+
+static bool may_dump_to_a_socket(void)
+{
+	return getenv("TEST_OWNS_MACHINE") &&
+	       util_native(LPFD_FEAT_INFO_COREDUMP);
+}
+
+static void core_socket_open(struct core_socket *cs, const char *dir)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char pattern[sizeof(a.sun_path) + 1];
+	ssize_t n;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s/core.sock", dir);
+	snprintf(pattern, sizeof(pattern), "@%s", a.sun_path);
+	cs->listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ASSERT_GE(cs->listener, 0);
+	ASSERT_EQ(bind(cs->listener, (struct sockaddr *)&a, sizeof(a)), 0);
+	ASSERT_EQ(listen(cs->listener, 1), 0);
+	cs->pattern = open("/proc/sys/kernel/core_pattern", O_RDWR | O_CLOEXEC);
+	ASSERT_GE(cs->pattern, 0);
+	n = read(cs->pattern, cs->old, sizeof(cs->old) - 1);
+	ASSERT_GE(n, 1);
+	cs->old[n] = '\0';
+	ASSERT_EQ(pwrite(cs->pattern, pattern, strlen(pattern), 0),
+		  (ssize_t)strlen(pattern));
+}
+
+/* The dump, read to its end: until then the child cannot finish dying. */
+static void core_socket_drain(struct core_socket *cs, int pidfd)
+{
+	struct pollfd p[2] = { { .fd = cs->listener, .events = POLLIN },
+			       { .fd = pidfd, .events = POLLIN } };
+	char buf[65536];
+	ssize_t n, total = 0;
+	int c = -1;
+
+	ASSERT_GE(poll(p, 2, -1), 1);
+	if (p[0].revents & POLLIN)
+		c = accept4(cs->listener, NULL, NULL, SOCK_CLOEXEC);
+	while (c >= 0 && (n = read(c, buf, sizeof(buf))) > 0)
+		total += n;
+	ASSERT_GE(pwrite(cs->pattern, cs->old, strlen(cs->old), 0), 0);
+	close(cs->pattern);
+	close(cs->listener);
+	ASSERT_GE(c, 0); /* the kernel connected, not the child exited */
+	close(c);
+	ASSERT_GE(total, 1);
+}
+
+/* A child that dumped core, reaped; whether through a socket. */
+static bool reaped_core_dump(int *pidfd)
+{
+	char dir[] = "/tmp/libpidfd-core.XXXXXX", cmd[64];
+	bool to_socket = may_dump_to_a_socket();
+	struct core_socket cs;
+	siginfo_t si;
+	pid_t pid;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	if (to_socket)
+		core_socket_open(&cs, dir);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		util_dump_core(dir);
+	*pidfd = libpidfd_open(pid, 0);
+	ASSERT_GE(*pidfd, 0);
+	if (to_socket)
+		core_socket_drain(&cs, *pidfd);
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)*pidfd, &si, WEXITED), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ASSERT_EQ(system(cmd), 0);
+	ASSERT_EQ(si.si_code, CLD_DUMPED);
+	return to_socket;
+}
+
+/*
  * A child that dumped core, reaped: how it ended is the kernel's to keep
  * (6.15), with the core's bit in the exit code; the emulation cannot know
  * (ESRCH), as for any reaped process. Where the kernel answers
- * PIDFD_INFO_COREDUMP (6.16), the library hands on its answer as the
- * kernel wrote it, field by field of the newest layout. (The kernel fills
- * coredump_mask, _signal and _code only for a dump through a coredump
- * socket, which would mean changing the machine's core_pattern; for a dump
- * to a file 6.16-6.19 set the COREDUMP bit with an empty mask, and 7.x
- * leaves the bit clear.)
+ * PIDFD_INFO_COREDUMP (6.16) the library hands on its answer as the
+ * kernel wrote it, and for a dump through a socket that answer says what
+ * happened: dumped, as the user, by SIGSEGV (6.19), raised with tgkill
+ * (7.1). For a dump to a file the kernel keeps nothing: 6.16-6.19 set the
+ * COREDUMP bit over an empty mask, 7.x leaves it clear.
  */
 TEST(reaped_child_that_dumped_core)
 {
 	const uint64_t req = PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP |
 		PIDFD_INFO_COREDUMP_SIGNAL | PIDFD_INFO_COREDUMP_CODE;
-	char dir[] = "/tmp/libpidfd-core.XXXXXX", cmd[64];
-	struct pidfd_info raw = { .mask = req };
+	struct pidfd_info raw = { .mask = req }, *i;
 	struct util_res n, e;
-	siginfo_t si;
-	pid_t pid;
 	int fd;
-
-	ASSERT_TRUE(mkdtemp(dir) != NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		util_dump_core(dir);
-	fd = libpidfd_open(pid, 0);
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	ASSERT_EQ(system(cmd), 0);
-	ASSERT_EQ(si.si_code, CLD_DUMPED);
+	bool to_socket = reaped_core_dump(&fd);
 
 	util_get_info(fd, req, sizeof(struct pidfd_info), true, &e);
 	ASSERT_EQ(e.ret, -1);
 	ASSERT_EQ(e.err, ESRCH);
 	util_get_info(fd, req, sizeof(struct pidfd_info), false, &n);
+	i = INFO(&n);
 	if (!util_exit_after_reap()) {
 		ASSERT_EQ(n.ret, -1);
 		ASSERT_EQ(n.err, ESRCH);
 	} else {
 		ASSERT_EQ(n.ret, 0);
-		ASSERT_TRUE(INFO(&n)->mask & PIDFD_INFO_EXIT);
-		ASSERT_EQ(INFO(&n)->exit_code, SIGSEGV | 0x80); /* WCOREDUMP */
+		ASSERT_TRUE(i->mask & PIDFD_INFO_EXIT);
+		ASSERT_EQ(i->exit_code, SIGSEGV | 0x80); /* WCOREDUMP */
 	}
 	if (util_native(LPFD_FEAT_INFO_COREDUMP)) {
 		ASSERT_EQ(ioctl(fd, PIDFD_GET_INFO, &raw), 0);
-		ASSERT_EQ(memcmp(INFO(&n), &raw, sizeof(raw)), 0);
+		ASSERT_EQ(memcmp(i, &raw, sizeof(raw)), 0);
 	}
 	close(fd);
+	if (!to_socket)
+		return;
+	ASSERT_TRUE(i->mask & PIDFD_INFO_COREDUMP);
+	ASSERT_EQ(i->coredump_mask, PIDFD_COREDUMPED | PIDFD_COREDUMP_USER);
+	if (util_native(LPFD_FEAT_INFO_SUPPORTED)) {
+		ASSERT_TRUE(i->mask & PIDFD_INFO_COREDUMP_SIGNAL);
+		ASSERT_EQ(i->coredump_signal, SIGSEGV);
+	}
+	if (util_native(LPFD_FEAT_INFO_CODE)) {
+		ASSERT_TRUE(i->mask & PIDFD_INFO_COREDUMP_CODE);
+		ASSERT_EQ((int)i->coredump_code, SI_TKILL); /* raise(3) */
+	}
 }
 
 TEST(thread_pidfd)

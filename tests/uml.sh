@@ -23,6 +23,9 @@ init="$dir/init"
 {
 	echo '#!/bin/sh'
 	echo 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TMPDIR=/tmp'
+	# The guest lives for this one command: a test may change what is
+	# the whole machine's (core_pattern), as it may not on the host.
+	echo 'export TEST_OWNS_MACHINE=1'
 	echo 'mount -t proc proc /proc'
 	echo 'mount -t tmpfs tmpfs /tmp'
 	echo 'mount -t sysfs sysfs /sys'
