@@ -747,6 +747,11 @@ static int add_info(const char *what, op_fn op, int t, int cg,
 	return add("get_info", l, op, t, cg_mask[cg], path, 0);
 }
 
+static int add_emulated(int t, int cg)
+{
+	return add_info("get_info emulated", op_get_info, t, cg, P_EMULATED);
+}
+
 /*
  * Each row sits next to the row it is judged against, so that the
  * rotation times them a few milliseconds apart and each batch starts
@@ -770,9 +775,7 @@ static void add_get_info_rows(void)
 				r_sound[t][cg] = add_info(
 					"sound floor: + /proc dir + proof",
 					op_sound_floor, t, cg, P_NONE);
-				r_emul[t][cg] = add_info("get_info emulated",
-							 op_get_info, t, cg,
-							 P_EMULATED);
+				r_emul[t][cg] = add_emulated(t, cg);
 				r_sound_checked[t][cg] = add_info(
 					"sound floor + struct check",
 					op_sound_floor_checked, t, cg, P_NONE);
@@ -792,9 +795,7 @@ static void add_get_info_rows(void)
 							   P_NATIVE);
 			}
 			if (t == T_SELF)
-				r_emul[t][cg] = add_info("get_info emulated",
-							 op_get_info, t, cg,
-							 P_EMULATED);
+				r_emul[t][cg] = add_emulated(t, cg);
 		}
 	for (int cg = 0; cg < 2; cg++) {
 		snprintf(l, sizeof(l), "get_info native PIDFD_SELF%s",
