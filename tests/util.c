@@ -360,14 +360,25 @@ static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
  * The generation's body. Not instrumented: a killed generation leaves its
  * frame behind on a stack the next one reuses, where ASan's redzone
  * poisoning would be stale.
+ *
+ * It starts with a copy of the spawner's descriptor table, taken at any
+ * moment, from any thread: a pipe's write end that another thread has
+ * just handed to a child and not yet closed (cli_start()'s) would be kept
+ * open as long as the generation lives, and its reader would never see
+ * the end. So it closes every descriptor before anything else.
  */
 __attribute__((no_sanitize("address", "undefined"), noinline, used))
 static int gen_main(void *arg)
 {
 	struct util_gen *g = arg;
 	unsigned int u = g->uid, gid = u + UTIL_GID_OFF;
-	int ok = raw3(SYS_setresgid, gid, gid, gid) == 0 &&
-		 raw3(SYS_setresuid, u, u, u) == 0;
+	int ok;
+
+	if (raw3(SYS_close_range, 0, (long)~0U, 0) != 0)
+		for (long fd = 0; fd < 4096; fd++)
+			raw3(SYS_close, fd, 0, 0);
+	ok = raw3(SYS_setresgid, gid, gid, gid) == 0 &&
+	     raw3(SYS_setresuid, u, u, u) == 0;
 
 	__atomic_store_n(&g->ready, ok ? 1 : 2, __ATOMIC_RELEASE);
 	raw3(SYS_futex, (long)&g->ready, FUTEX_WAKE_PRIVATE, 1);
