@@ -514,3 +514,26 @@ TEST_TIMEOUT(reuse_in_the_middle_of_a_call_gives_esrch, 60)
 {
 	util_in_pidns(mid_call_all, true);
 }
+
+/*
+ * A generation keeps none of the descriptors it was copied: once we close
+ * a pipe's write end, its reader sees the end while the generation lives.
+ * (test-cli-reuse's newcomer, copied while another thread still held the
+ * tool's stdout, once kept it open and the test waited for ever.)
+ */
+TEST(a_generation_keeps_no_descriptor)
+{
+	static struct util_gen g;
+	struct pollfd p = { .events = POLLIN };
+	int pipefd[2], fd;
+
+	REQUIRE_PRIVILEGE("a generation sets its ids");
+	ASSERT_EQ(pipe2(pipefd, O_CLOEXEC), 0);
+	ASSERT_GE(util_spawn_gen(&g, 2000, 0, &fd), 1);
+	close(pipefd[1]);
+	p.fd = pipefd[0];
+	ASSERT_EQ(poll(&p, 1, 0), 1); /* no waiting: it is over, or never */
+	ASSERT_TRUE(p.revents & POLLHUP);
+	close(pipefd[0]);
+	util_kill_reap(fd);
+}
