@@ -20,7 +20,7 @@ $(error run make in the source tree, make -C $(patsubst %/,%,$(dir $(lastword $(
 endif
 
 # The one version: the soname's major, libpidfd.pc, pidfd --version and the
-# header's LIBPIDFD_VERSION_* come from here (README: "Releases").
+# header's LIBPIDFD_VERSION_* come from here (docs/releasing.md).
 VERSION    := 0.3.0
 SOVERSION  := 0
 
@@ -276,7 +276,7 @@ install: all
 		else install -m 644 $$p $$d/ || exit 1; fi; \
 	done
 
-# The ABI of the last release, kept in abi/ (README: Releases): make
+# The ABI of the last release, kept in abi/ (docs/releasing.md): make
 # abi-check fails on a change to it without a new soname or version node;
 # make abi-dump records this build's at a release.
 ABI_DUMP := abi/libpidfd.so.$(SOVERSION).abi
