@@ -314,7 +314,8 @@ static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
 	if (pid < 0)
 		return -ESRCH; /* reaped: only the kernel kept the exit status */
 	r = lpfd_proc_status(p, pid, &st);
-	if (r == -ESRCH)
+	/* hidepid=1 shows the directory and refuses its files: EPERM. */
+	if (r == -ESRCH || r == -EPERM)
 		return lpfd_proc_missing_errno(p, pidfd);
 	if (r < 0)
 		return r;
