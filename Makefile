@@ -24,7 +24,7 @@ endif
 
 # The one version: the soname's major, libpidfd.pc, pidfd --version and the
 # header's LIBPIDFD_VERSION_* come from here (docs/releasing.md).
-VERSION    := 0.2.0
+VERSION    := 0.3.0
 SOVERSION  := 0
 
 # A block of a committed source file that make writes: the file stays
@@ -145,6 +145,7 @@ PC_SED = sed -e 's|@PREFIX@|$(prefix)|' \
 	     -e 's|@VERSION@|$(VERSION)|'
 
 $(O)/libpidfd.pc: libpidfd.pc.in Makefile
+	@mkdir -p $(dir $@)
 	$(PC_SED) $< > $@
 
 # The LD_PRELOAD shim carries the library's objects inside it, every

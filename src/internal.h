@@ -26,12 +26,6 @@
 #define lpfd_likely(x) __builtin_expect(!!(x), 1)
 #define lpfd_array_size(a) (sizeof(a) / sizeof((a)[0]))
 
-/* A return value that is -errno (sentinels, below -4095, are not). */
-static inline bool lpfd_is_errno(long ret)
-{
-	return ret < 0 && ret > -4096;
-}
-
 /* The public boundary: -errno becomes -1/errno; success keeps errno as it was. */
 static inline long lpfd_return(int saved_errno, long ret)
 {
@@ -70,6 +64,24 @@ int lpfd_native(enum lpfd_feature feat);
 bool lpfd_emulate_forced(void);
 /* Force (1) or lift (0) emulation, whatever the environment says: tests only. */
 void lpfd_emulate_override(int on);
+
+/*
+ * The one rule for a probe that cannot run this time. A call whose path
+ * the answer chooses asks lpfd_kernel_has() or lpfd_native() and fails
+ * with the probe's -errno. Where the answer only reports (features, the
+ * supported mask) or picks the cheaper of two sound ways (openat2,
+ * close_range, a vector call), it asks one of these: the feature counts
+ * as absent until a probe has said it is there.
+ */
+static inline bool lpfd_surely_has(enum lpfd_feature feat)
+{
+	return lpfd_kernel_has(feat) > 0;
+}
+
+static inline bool lpfd_surely_native(enum lpfd_feature feat)
+{
+	return lpfd_native(feat) > 0;
+}
 
 /*
  * The kernel's PIDFD_GET_INFO, found out once: the size of its struct
@@ -301,6 +313,10 @@ int lpfd_read_cgroupid(struct lpfd_proc *p, const char *cgroup_file,
 int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out);
 int lpfd_read_status(int pid, struct lpfd_status *out);
 int lpfd_pidfd_unreaped(int pidfd);
+
+/* libpidfd_getpid()'s native half, and its rule for a file that is no pidfd. */
+pid_t lpfd_getpid_native(int pidfd);
+pid_t lpfd_not_a_pidfd_is_ebadf(int r);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
