@@ -109,15 +109,6 @@ static int newest_errno(int pidfd, int err)
 }
 
 /*
- * Where the kernel fills or poisons the return-stack predictor on every
- * system call (AMD's SRSO "safe RET", RSB filling), each return into a
- * frame that was live across the syscall mispredicts. The native path
- * therefore makes its ioctl from libpidfd_get_info()'s own frame, as
- * libc's ioctl() does: one such return, not three (measured: make bench).
- */
-#define SYSCALL_FRAME inline __attribute__((always_inline))
-
-/*
  * The request, read as the kernel reads it: -EFAULT where it cannot be.
  * The struct may sit at any address, as the kernel takes it. checked: the
  * whole struct was already found writable.
@@ -137,8 +128,8 @@ static int read_request(const struct pidfd_info *info, uint64_t *req,
  * library then answers itself: the request is read first, where it can be
  * (an unreadable one is the ioctl's EFAULT, after its own checks of the fd).
  */
-static SYSCALL_FRAME int get_info_native_fd(int pidfd, struct pidfd_info *info,
-					size_t size)
+static int get_info_native_fd(int pidfd, struct pidfd_info *info,
+			      size_t size)
 {
 	struct lpfd_kernel_info k;
 	uint64_t req = 0;
@@ -154,8 +145,8 @@ static SYSCALL_FRAME int get_info_native_fd(int pidfd, struct pidfd_info *info,
 	return 0;
 }
 
-static SYSCALL_FRAME int get_info_native(const struct lpfd_route *r,
-				     struct pidfd_info *info, size_t size)
+static int get_info_native(const struct lpfd_route *r,
+			   struct pidfd_info *info, size_t size)
 {
 	int fd, err;
 
@@ -467,8 +458,7 @@ static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
 	return size > INFO_SIZE_MAX ? -E2BIG : -EINVAL;
 }
 
-static SYSCALL_FRAME int do_get_info(int pidfd, struct pidfd_info *info,
-				  size_t size)
+static int do_get_info(int pidfd, struct pidfd_info *info, size_t size)
 {
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 	int r = check_args(&t, info, size);
