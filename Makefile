@@ -21,7 +21,7 @@ endif
 
 # The one version: the soname's major, libpidfd.pc, pidfd --version and the
 # header's LIBPIDFD_VERSION_* come from here (docs/releasing.md).
-VERSION    := 0.2.0
+VERSION    := 0.3.0
 SOVERSION  := 0
 
 # A block of a committed source file that make writes: the file stays
