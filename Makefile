@@ -151,6 +151,7 @@ PC_SED = sed -e 's|@PREFIX@|$(prefix)|' \
 	     -e 's|@VERSION@|$(VERSION)|'
 
 $(O)/libpidfd.pc: libpidfd.pc.in Makefile
+	@mkdir -p $(dir $@)
 	$(PC_SED) $< > $@
 
 # The LD_PRELOAD shim carries the library's objects inside it, every

@@ -27,12 +27,6 @@
 #define lpfd_likely(x) __builtin_expect(!!(x), 1)
 #define lpfd_array_size(a) (sizeof(a) / sizeof((a)[0]))
 
-/* A return value that is -errno (sentinels, below -4095, are not). */
-static inline bool lpfd_is_errno(long ret)
-{
-	return ret < 0 && ret > -4096;
-}
-
 /* The public boundary: -errno becomes -1/errno; success keeps errno as it was. */
 static inline long lpfd_return(int saved_errno, long ret)
 {
@@ -71,6 +65,24 @@ int lpfd_native(enum lpfd_feature feat);
 bool lpfd_emulate_forced(void);
 /* Force (1) or lift (0) emulation, whatever the environment says: tests only. */
 void lpfd_emulate_override(int on);
+
+/*
+ * The one rule for a probe that cannot run this time. A call whose path
+ * the answer chooses asks lpfd_kernel_has() or lpfd_native() and fails
+ * with the probe's -errno. Where the answer only reports (features, the
+ * supported mask) or picks the cheaper of two sound ways (openat2,
+ * close_range, a vector call), it asks one of these: the feature counts
+ * as absent until a probe has said it is there.
+ */
+static inline bool lpfd_surely_has(enum lpfd_feature feat)
+{
+	return lpfd_kernel_has(feat) > 0;
+}
+
+static inline bool lpfd_surely_native(enum lpfd_feature feat)
+{
+	return lpfd_native(feat) > 0;
+}
 
 /*
  * The kernel's PIDFD_GET_INFO, found out once: the size of its struct

@@ -33,7 +33,7 @@ static long check_iovecs(const struct iovec *iov, size_t vlen, int advice)
 {
 	long r;
 
-	if (lpfd_kernel_has(LPFD_FEAT_PROCESS_MADVISE) > 0) {
+	if (lpfd_surely_has(LPFD_FEAT_PROCESS_MADVISE)) {
 		r = lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
 		return r == -EBADF ? 0 : r;
 	}
