@@ -179,11 +179,21 @@ static int op_ioctl(const struct row *r)
  * rt_sigprocmask with an invalid "how" (about getppid's cost here; a
  * futex look at the word costs about three times as much).
  */
+/* A copy that EFAULTs, never crashes: process_vm_readv on oneself. */
+static void copy_by_kernel(pid_t self, void *dst, const void *src, size_t n)
+{
+	struct iovec to = { dst, n }, from = { (void *)src, n };
+
+	syscall(SYS_process_vm_readv, self, &to, 1, &from, 1, 0);
+}
+
+/* Before the newest layout the native path reads the request first. */
 static int op_ioctl_checked(const struct row *r)
 {
 	struct pidfd_info info = { .mask = r->mask };
+	uint64_t req;
 
-	syscall(SYS_rt_sigprocmask, -1, &info, NULL, sizeof(uint64_t));
+	copy_by_kernel(getpid(), &req, &info, sizeof(req));
 	return ioctl(g_fd[r->t], PIDFD_GET_INFO, &info);
 }
 
@@ -495,16 +505,22 @@ static int op_sound_floor_merged(const struct row *r)
 }
 
 /*
- * The sound floor and the one look at the caller's struct that EFAULT,
- * not a crash, costs the emulation: a FUTEX_WAKE_OP that ORs 0 into it.
+ * The sound floor and what EFAULT, never a crash, costs the emulation:
+ * the request read and the answer written by the kernel (getpid and two
+ * process_vm_readv calls on oneself).
  */
 static int op_sound_floor_checked(const struct row *r)
 {
 	static struct pidfd_info caller;
+	struct pidfd_info answer = { 0 };
+	pid_t self = getpid();
+	uint64_t req;
+	int ret;
 
-	syscall(SYS_futex, &caller, FUTEX_WAKE_OP_PRIVATE, 0, 0, &caller,
-		FUTEX_OP(FUTEX_OP_OR, 0, FUTEX_OP_CMP_EQ, 0));
-	return op_sound_floor(r);
+	copy_by_kernel(self, &req, &caller, sizeof(req));
+	ret = op_sound_floor(r);
+	copy_by_kernel(self, &caller, &answer, sizeof(answer));
+	return ret;
 }
 
 static void find_proofs(void)
@@ -728,13 +744,13 @@ static const uint64_t cg_mask[2] = { 0, PIDFD_INFO_CGROUPID };
 
 static int r_empty, r_floor;
 static int r_ioctl[T_COUNT][2], r_native[T_COUNT][2], r_emul[T_COUNT][2];
-static int r_checked[T_COUNT][2]; /* ioctl + the request's check, before 6.19 */
+static int r_checked[T_COUNT][2]; /* ioctl + the request read, before 7.1 */
 static int r_snative[2], r_semul[2];
 static int r_racy[T_COUNT], r_racefree[T_COUNT];
 static int r_floor_info[T_COUNT][2], r_sound[T_COUNT][2];
 static int r_sound_checked[T_COUNT][2], r_sound_merged[T_COUNT][2];
 static bool g_have_ioctl; /* the kernel has PIDFD_GET_INFO */
-/* Before 6.19 (no supported mask) the native path checks the request. */
+/* Before 7.1 (the newest layout) the native path reads the request. */
 static bool g_request_checked;
 
 /* A get_info row on target t with mask cg, its label what and their names. */
@@ -777,7 +793,7 @@ static void add_get_info_rows(void)
 					op_sound_floor, t, cg, P_NONE);
 				r_emul[t][cg] = add_emulated(t, cg);
 				r_sound_checked[t][cg] = add_info(
-					"sound floor + struct check",
+					"sound floor + request read + answer write",
 					op_sound_floor_checked, t, cg, P_NONE);
 				r_sound_merged[t][cg] = add_info(
 					"sound floor, closes merged",
@@ -788,7 +804,7 @@ static void add_get_info_rows(void)
 							  op_ioctl, t, cg, P_NONE);
 				if (g_request_checked)
 					r_checked[t][cg] = add_info(
-						"ioctl + request check",
+						"ioctl + request read",
 						op_ioctl_checked, t, cg, P_NONE);
 				r_native[t][cg] = add_info("get_info native",
 							   op_get_info, t, cg,
@@ -1339,7 +1355,7 @@ static void print_native_targets(void)
 					 target_name[t], cg_name[cg]);
 				info_ratio(w, r_native[t][cg], r_ioctl[t][cg]);
 				snprintf(w, sizeof(w),
-					 "native get_info %s%s / ioctl+check",
+					 "native get_info %s%s / ioctl+read",
 					 target_name[t], cg_name[cg]);
 				target(w, r_native[t][cg], r_checked[t][cg], 1.05);
 				continue;
@@ -1387,8 +1403,8 @@ static void print_emulated_targets(void)
 			else
 				target(w, r_emul[t][cg], r_sound[t][cg],
 				       cg ? limit[cg] : 1.1);
-			/* What is left once EFAULT's one look is paid. */
-			snprintf(w, sizeof(w), "emulated get_info %s%s / sound floor + struct check",
+			/* What is left once EFAULT's copies are paid. */
+			snprintf(w, sizeof(w), "emulated get_info %s%s / sound floor + copies",
 				 target_name[t], cg_name[cg]);
 			info_ratio(w, r_emul[t][cg], r_sound_checked[t][cg]);
 			/* And once the floor merges two closes as the library does. */
@@ -1522,7 +1538,7 @@ int main(void)
 		struct lpfd_kernel_info k;
 
 		lpfd_kernel_info(&k);
-		g_request_checked = g_have_ioctl && !k.supported;
+		g_request_checked = g_have_ioctl && k.size < PIDFD_INFO_SIZE_VER3;
 	}
 	find_proofs();
 	floor_paths();
