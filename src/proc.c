@@ -96,7 +96,7 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
 				     .resolve = LPFD_RESOLVE_NO_XDEV };
 	int fd;
 
-	if (lpfd_kernel_has(LPFD_FEAT_OPENAT2) <= 0)
+	if (!lpfd_surely_has(LPFD_FEAT_OPENAT2))
 		fd = lpfd_sys_openat(p->dir, path, O_RDONLY | O_CLOEXEC);
 	else
 		fd = lpfd_sys_openat2(p->dir, path, &how);
@@ -137,7 +137,7 @@ static void close_run(int lo, int hi)
 {
 	if (lo > hi)
 		return;
-	if (lo < hi && lpfd_kernel_has(LPFD_FEAT_CLOSE_RANGE) > 0 &&
+	if (lo < hi && lpfd_surely_has(LPFD_FEAT_CLOSE_RANGE) &&
 	    lpfd_sys_close_range((unsigned int)lo, (unsigned int)hi) == 0)
 		return;
 	for (int fd = lo; fd <= hi; fd++)
@@ -387,10 +387,6 @@ static int nspid_is_ours(struct lpfd_proc *p)
  * make the full proof. The pair is written under a sequence count whose
  * writer never waits, as the cgroup2 mount cache is.
  */
-#ifndef STATX_MNT_ID_UNIQUE
-#define STATX_MNT_ID_UNIQUE 0x4000U
-#endif
-
 static int no_unique_mount_ids; /* the kernel has none: never changes */
 static unsigned int proof_seq;  /* 0 empty, odd being written */
 static uint64_t proof_words[2]; /* the mount id, the pid namespace */
@@ -589,8 +585,9 @@ int lpfd_proc_unreaped(struct lpfd_proc *p, int pidfd)
 
 /*
  * An unreaped process keeps its /proc entry, unless /proc hides it from
- * the caller (hidepid=2): the kernel's answer for a process one may not
- * look at is EACCES, and ESRCH would say it is gone.
+ * the caller (hidepid=2) or refuses its files (hidepid=1, EPERM): the
+ * kernel's answer for a process one may not look at is EACCES, and ESRCH
+ * would say it is gone.
  */
 int lpfd_proc_missing_errno(struct lpfd_proc *p, int pidfd)
 {

@@ -37,7 +37,7 @@ static long kernel_check_iovecs(const struct iovec *iov, size_t vlen,
 {
 	long r;
 
-	if (lpfd_kernel_has(LPFD_FEAT_PROCESS_MADVISE) <= 0)
+	if (!lpfd_surely_has(LPFD_FEAT_PROCESS_MADVISE))
 		return 1; /* not asked: the library checks */
 	r = lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
 	return r == -EBADF ? 0 : r;

@@ -16,10 +16,6 @@
 #include "internal.h"
 #include "syscall.h"
 
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-
 static int do_waitid(int pidfd, siginfo_t *info, int options,
 		     struct rusage *ru)
 {
