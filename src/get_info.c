@@ -145,14 +145,14 @@ static int get_info_native_fd(int pidfd, struct pidfd_info *info,
 	return 0;
 }
 
-static int get_info_native(const struct lpfd_route *r,
+static int get_info_native(const struct lpfd_route *t,
 			   struct pidfd_info *info, size_t size)
 {
 	int fd, err;
 
-	if (!lpfd_route_is_self(r))
-		return get_info_native_fd(r->fd, info, size);
-	fd = lpfd_route_open_self(r);
+	if (!lpfd_route_is_self(t))
+		return get_info_native_fd(t->fd, info, size);
+	fd = lpfd_route_open_self(t);
 	if (fd < 0)
 		return fd;
 	err = get_info_native_fd(fd, info, size);

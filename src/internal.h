@@ -110,6 +110,7 @@ enum lpfd_route_kind {
 	LPFD_ROUTE_ERROR,        /* a probe could not run: err is its -errno */
 };
 
+/* A route is t wherever it is held: r is always a return value. */
 struct lpfd_route {
 	enum lpfd_route_kind kind;
 	int fd;
@@ -125,15 +126,15 @@ struct lpfd_route {
  */
 #define LPFD_NO_SENTINELS LPFD_FEAT_COUNT
 struct lpfd_route lpfd_route(int pidfd, enum lpfd_feature call);
-static inline bool lpfd_route_is_self(const struct lpfd_route *r)
+static inline bool lpfd_route_is_self(const struct lpfd_route *t)
 {
-	return r->kind == LPFD_ROUTE_SELF_THREAD ||
-	       r->kind == LPFD_ROUTE_SELF_PROCESS;
+	return t->kind == LPFD_ROUTE_SELF_THREAD ||
+	       t->kind == LPFD_ROUTE_SELF_PROCESS;
 }
 /* The caller's tid for a thread route, its pid for a process route. */
-pid_t lpfd_route_self_id(const struct lpfd_route *r);
+pid_t lpfd_route_self_id(const struct lpfd_route *t);
 /* Open a real pidfd (close-on-exec) for a self route. */
-int lpfd_route_open_self(const struct lpfd_route *r);
+int lpfd_route_open_self(const struct lpfd_route *t);
 
 struct lpfd_fdinfo;
 /*
