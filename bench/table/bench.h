@@ -80,7 +80,7 @@ struct row {
 };
 
 /* main.c: the run, the processes, the table. */
-#define MAX_ROWS 80
+#define MAX_ROWS 96
 extern struct row rows[MAX_ROWS];
 extern int nrows;
 extern int r_empty, r_floor;
@@ -140,6 +140,11 @@ void find_proofs(void);
 void floor_paths(void);
 void find_cgroup_dir(void);
 void add_proof_rows(void);
+int sound_proc_dir(void);
+
+/* proc_open.c: libpidfd_proc_open() against open("/proc/<pid>/...") and its floor. */
+void add_proc_open_rows(void);
+void print_proc_open_targets(void);
 
 /* kernel.c: the kernel work under the emulation, each piece alone. */
 void add_kernel_rows(void);

@@ -218,6 +218,18 @@ static int sound_floor(const struct row *r, bool merged)
 	return ret;
 }
 
+/* /proc, opened and proven ours the cheapest sound way: its fd, or -1. */
+int sound_proc_dir(void)
+{
+	int dir = open_proc_dir(g_proof != PR_REMEMBERED);
+
+	if (dir >= 0 && proof_fn[g_proof](dir) < 0) {
+		syscall(SYS_close, dir);
+		return -1;
+	}
+	return dir;
+}
+
 int op_sound_floor(const struct row *r)
 {
 	return sound_floor(r, false);
