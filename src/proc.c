@@ -103,13 +103,10 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
 	return fd == -EXDEV ? -ENOSYS : fd;
 }
 
-/* A file just read: kept for lpfd_proc_close() to close with dir, or closed. */
+/* A file just read: kept for lpfd_proc_close() to close with dir. */
 static void proc_done_with(struct lpfd_proc *p, int fd)
 {
-	if (p->hold_last)
-		p->held = fd;
-	else
-		lpfd_sys_close(fd);
+	p->held = fd;
 }
 
 void lpfd_proc_release(struct lpfd_proc *p)
@@ -445,7 +442,6 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 	int r;
 
 	p->held = -1;
-	p->hold_last = true;
 	p->dir = lpfd_sys_openat(AT_FDCWD, "/proc",
 				   O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (p->dir < 0)
