@@ -180,7 +180,7 @@ int main(void)
 		struct lpfd_kernel_info k;
 
 		lpfd_kernel_info(&k);
-		g_request_checked = g_have_ioctl && !k.supported;
+		g_request_checked = g_have_ioctl && k.size < PIDFD_INFO_SIZE_VER3;
 	}
 	find_proofs();
 	floor_paths();
