@@ -26,22 +26,43 @@ static unsigned long info_cmd(size_t size)
 	return _IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, 11, size);
 }
 
-/* What libpidfd_get_info() can return on this kernel, by the path it takes. */
+static const struct {
+	uint64_t bit;
+	enum lpfd_feature feat;
+	bool emulated;
+} info_bits[] = {
+#define INFO_BIT(NAME, feat, emulated, last)                                   \
+	{ PIDFD_INFO_##NAME, LPFD_FEAT_##feat, emulated },
+	LPFD_INFO_BITS(INFO_BIT)
+#undef INFO_BIT
+};
+
+/*
+ * The list and the header agree: no byte of struct pidfd_info lies past
+ * the last field the list names, so that a field added to the struct
+ * does not compile without its line.
+ */
+#define INFO_END(last)                                                         \
+	(offsetof(struct pidfd_info, last) + sizeof(((struct pidfd_info *)0)->last))
+#define INFO_IS_LAST(NAME, feat, emulated, last)                               \
+	|| INFO_END(last) == sizeof(struct pidfd_info)
+_Static_assert(0 LPFD_INFO_BITS(INFO_IS_LAST),
+	       "struct pidfd_info has a field LPFD_INFO_BITS lacks");
+
+/*
+ * What libpidfd_get_info() can return on this kernel, by the path it
+ * takes: the emulation's bits (COREDUMP: the caller's own), or those of
+ * the features the kernel has.
+ */
 uint64_t lpfd_info_supported_mask(void)
 {
-	uint64_t m = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
-		     PIDFD_INFO_SUPPORTED_MASK;
+	bool native = lpfd_surely_native(LPFD_FEAT_GET_INFO);
+	uint64_t m = 0;
 
-	if (!lpfd_surely_native(LPFD_FEAT_GET_INFO))
-		return m | PIDFD_INFO_COREDUMP; /* the caller's own, emulated */
-	if (lpfd_surely_has(LPFD_FEAT_INFO_EXIT))
-		m |= PIDFD_INFO_EXIT;
-	if (lpfd_surely_has(LPFD_FEAT_INFO_COREDUMP))
-		m |= PIDFD_INFO_COREDUMP;
-	if (lpfd_surely_has(LPFD_FEAT_INFO_SUPPORTED))
-		m |= PIDFD_INFO_COREDUMP_SIGNAL;
-	if (lpfd_surely_has(LPFD_FEAT_INFO_CODE))
-		m |= PIDFD_INFO_COREDUMP_CODE;
+	for (size_t i = 0; i < lpfd_array_size(info_bits); i++)
+		if (native ? lpfd_surely_has(info_bits[i].feat) :
+			     info_bits[i].emulated)
+			m |= info_bits[i].bit;
 	return m;
 }
 
