@@ -184,13 +184,11 @@ struct lpfd_proc {
 	 * The files read are left open where their numbers continue dir's,
 	 * [lo, hi] around it, so that lpfd_proc_close() closes them and dir
 	 * in one close_range() call; held: one that did not, left open until
-	 * the next such file or the close (-1 if none). A long-lived
-	 * instance (the tool's) sets hold_last false: each file is closed
-	 * once read.
+	 * the next such file or the close (-1 if none).
+	 * Worth it under make bench-uml's "sound floor, closes merged / sound floor".
 	 */
 	int lo, hi;
 	int held;
-	bool hold_last;
 };
 enum lpfd_proc_need {
 	LPFD_PROC_ANY,      /* only the caller's own files: any procfs will do */

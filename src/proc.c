@@ -116,10 +116,6 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
  */
 static void proc_done_with(struct lpfd_proc *p, int fd)
 {
-	if (!p->hold_last) {
-		lpfd_sys_close(fd);
-		return;
-	}
 	if (fd == p->hi + 1) {
 		p->hi = fd;
 		return;
@@ -480,7 +476,6 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 	int r;
 
 	p->held = -1;
-	p->hold_last = true;
 	p->dir = lpfd_sys_openat(AT_FDCWD, "/proc",
 				   O_PATH | O_DIRECTORY | O_CLOEXEC);
 	p->lo = p->hi = p->dir;

@@ -192,7 +192,7 @@ void print_emulated_targets(void)
 			snprintf(w, sizeof(w), "emulated get_info %s%s / sound floor + copies",
 				 target_name[t], cg_name[cg]);
 			info_ratio(w, r_emul[t][cg], r_sound_checked[t][cg]);
-			/* What close_range's merge saves the floor (src/proc.c hold_last). */
+			/* What close_range's merge saves the floor (src/proc.c's held file). */
 			snprintf(w, sizeof(w), "sound floor, closes merged %s%s / sound floor",
 				 target_name[t], cg_name[cg]);
 			info_ratio(w, r_sound_merged[t][cg], r_sound[t][cg]);
