@@ -180,13 +180,23 @@ struct lpfd_status {
 #define LPFD_ST_INFO   0x3fu /* all that get_info needs */
 #define LPFD_ST_NSPID (1u << 6)
 
-/* Longest cgroup path the library resolves; longer ones leave CGROUPID clear. */
+/*
+ * Longest cgroup path the library resolves; longer ones leave CGROUPID
+ * clear. The path sits on the stack whole (src/cgroup.c: it is compared
+ * with a second read of its file), so it is what bounds that frame.
+ */
 #define LPFD_PATH_MAX 1024
 
 int lpfd_parse_fdinfo(const char *buf, size_t len, struct lpfd_fdinfo *out);
 int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out);
-/* The cgroup2 ("0::") path of /proc/<pid>/cgroup, NUL-terminated, or -ENOENT. */
+/*
+ * The cgroup2 ("0::") path of /proc/<pid>/cgroup, as the kernel printed
+ * it (leading ".." components and a " (deleted)" suffix included),
+ * NUL-terminated, or -ENOENT; -ENAMETOOLONG if it does not fit.
+ */
 int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size);
+/* The same, in place: where it is in buf (n bytes from off). */
+int lpfd_locate_cgroup(const char *buf, size_t len, size_t *off, size_t *n);
 struct lpfd_mountinfo {
 	int mnt_id;
 	char *root; /* the cgroup mounted there, as our cgroup namespace sees it */
@@ -205,12 +215,14 @@ int lpfd_parse_int(const char **p, const char *end, long long *out);
 struct lpfd_stat {
 	char comm[64];           /* the command name, cut to fit */
 	char state;              /* 'R', 'S', 'Z', ... */
+	unsigned int flags;      /* the task's PF_* flags */
 	unsigned long long start; /* clock ticks after boot */
 	unsigned int have;       /* LPFD_STAT_* */
 };
 #define LPFD_STAT_COMM  (1u << 0)
 #define LPFD_STAT_STATE (1u << 1)
 #define LPFD_STAT_START (1u << 2)
+#define LPFD_STAT_FLAGS (1u << 3)
 /* 0 with what was well-formed, or -ENOENT if there is no "(comm)". */
 int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out);
 /* /proc/<pid>/cmdline joined by spaces into out: its length, or -ENOENT. */
@@ -263,6 +275,9 @@ ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 /* Whether nothing can be found in dir + sub ("<pid>", "/ns/"): gone or hidden. */
 bool lpfd_proc_dir_gone(struct lpfd_proc *p, const char *dir,
 			  const char *sub);
+/* 1 if a /proc file starts with the n bytes at want, 0 if not, or -errno. */
+int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
+			  const char *want, size_t n);
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size);
