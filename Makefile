@@ -6,7 +6,10 @@
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
 #   make install         honours prefix libdir includedir bindir mandir (or
-#                        PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR) and DESTDIR
+#                        PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR) and DESTDIR;
+#                        STATIC=0 installs no libpidfd.a (still built: the
+#                        tool, examples and tests link it)
+#   make deb, make rpm   the Debian packages, the RPMs (libpidfd.spec)
 #   make install-check   install into a scratch DESTDIR, build an example there
 #                        with pkg-config alone, run it, check the file list
 #
@@ -84,7 +87,12 @@ CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -DLIBPIDFD_VERSION_STRING=\"$(VERSION)\"
 CFLAGS_ALL := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
-LIB_SRCS   := $(sort $(wildcard src/*.c))
+# lib/: code shared by the library, the tool, the tests and the fuzzers,
+# part of no ABI (as util-linux's lib/). lib/parse.c is the library's too;
+# the rest is the tool's and enters no libpidfd.so.
+SHARED_SRCS := lib/parse.c
+TOOL_LIB_SRCS := $(filter-out $(SHARED_SRCS),$(sort $(wildcard lib/*.c)))
+LIB_SRCS   := $(sort $(wildcard src/*.c)) $(SHARED_SRCS)
 LIB_OBJS   := $(LIB_SRCS:%.c=$(O)/%.o)
 LIB_SO     := $(O)/libpidfd.so.$(VERSION)
 LIB_A      := $(O)/libpidfd.a
@@ -116,7 +124,11 @@ all: lib cli compat examples
 lib: $(LIB_SO) $(O)/libpidfd.so.$(SOVERSION) $(O)/libpidfd.so $(LIB_A) \
 	$(O)/libpidfd.pc
 
-$(O)/src/%.o: src/%.c src/*.h include/libpidfd.h
+$(O)/src/%.o: src/%.c src/*.h lib/*.h include/libpidfd.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LIB_CFLAGS) -c -o $@ $<
+
+$(O)/lib/%.o: lib/%.c lib/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LIB_CFLAGS) -c -o $@ $<
 
@@ -161,10 +173,14 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
 
 cli: $(CLI)
 
-# -Isrc: the tool reads /proc through the library's own fuzzed parsers.
-$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h src/internal.h $(LIB_A)
+# The tool is a program of the public header: <libpidfd.h> and lib/'s
+# parsers, no src/ header (what it reads of /proc comes through
+# libpidfd_proc_open()). The shared parsers come from libpidfd.a.
+$(CLI): $(CLI_SRCS) $(TOOL_LIB_SRCS) $(wildcard cli/*.h) lib/*.h \
+		include/libpidfd.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(TOOL_LIB_SRCS) \
+		$(LIB_A) $(LDFLAGS)
 
 examples: $(EXAMPLES)
 
@@ -186,10 +202,10 @@ $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
 $(O)/tests/test-examples: $(EXAMPLES)
 $(filter $(O)/tests/test-cli-%,$(TESTS)): $(CLI)
 
-$(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
+$(O)/tests/%: tests/%.c $(TEST_HARNESS) $(TOOL_LIB_SRCS) $(wildcard tests/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(TEST_HARNESS) \
-		$(LIB_A) -lpthread $(LDFLAGS)
+		$(TOOL_LIB_SRCS) $(LIB_A) -lpthread $(LDFLAGS)
 
 # make bench: the main table (bench/table/, one file per thing measured)
 # and every bench/*.c, each its own program, linked like the tests (static
@@ -225,11 +241,11 @@ FUZZ_PARSERS := fdinfo status cgroup mountinfo int stat cmdline
 FUZZERS      := $(FUZZ_PARSERS:%=$(O)/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 300
 
-$(O)/fuzz/fuzz-%: tests/fuzz/fuzz.c src/parse.c src/*.h include/libpidfd.h
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz.c lib/*.c lib/*.h src/*.h include/libpidfd.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS_ALL) -Isrc -DFUZZ_$* -std=gnu11 $(WARN) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ tests/fuzz/fuzz.c src/parse.c
+		-o $@ tests/fuzz/fuzz.c lib/*.c
 
 fuzzers: $(FUZZERS)
 
@@ -264,7 +280,7 @@ install: all
 	install -m 755 $(LIB_SO) $(DESTDIR)$(libdir)/
 	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(libdir)/libpidfd.so.$(SOVERSION)
 	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(libdir)/libpidfd.so
-	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
+	$(if $(filter 0,$(STATIC)),,install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/)
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(pkgconfigdir)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(bindir)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(pkglibdir)/
@@ -296,6 +312,12 @@ abi-dump: lib
 .PHONY: deb
 deb:
 	scripts/make-deb.sh $(O)
+
+# The RPMs of libpidfd.spec, built with rpmbuild -bb from a tarball of the
+# tree in $(O)/rpm and linted with rpmlint (scripts/make-rpm.sh).
+.PHONY: rpm
+rpm:
+	scripts/make-rpm.sh $(O)
 
 install-check: all
 	MAKE="$(MAKE)" tests/install-check.sh $(O)

@@ -274,9 +274,9 @@ COMPAT_API int ioctl(int fd, unsigned long request, ...)
  */
 static bool waitid_ours(int pidfd)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	return lpfd_route_is_self(&r) || !lpfd_surely_native(LPFD_FEAT_WAITID_PIDFD);
+	return lpfd_route_is_self(&t) || !lpfd_surely_native(LPFD_FEAT_WAITID_PIDFD);
 }
 
 COMPAT_API int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)

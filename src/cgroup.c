@@ -395,7 +395,7 @@ static int task_not_exiting(struct lpfd_proc *p, const char *file,
 	char path[48], *buf = sc->chunk;
 	const char *slash = strrchr(file, '/');
 	size_t dlen = slash ? (size_t)(slash - file) + 1 : 0;
-	struct lpfd_stat st;
+	unsigned int flags;
 	ssize_t n;
 
 	if (dlen + sizeof("stat") > sizeof(path))
@@ -405,8 +405,8 @@ static int task_not_exiting(struct lpfd_proc *p, const char *file,
 	n = lpfd_proc_read(p, path, buf, sizeof(sc->chunk));
 	if (n < 0)
 		return (int)n;
-	(void)lpfd_parse_stat(buf, (size_t)n, &st);
-	return (st.have & LPFD_STAT_FLAGS) && !(st.flags & TASK_EXITING);
+	return lpfd_parse_stat_flags(buf, (size_t)n, &flags) == 0 &&
+	       !(flags & TASK_EXITING);
 }
 
 /*

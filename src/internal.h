@@ -19,6 +19,7 @@
 
 #include "libpidfd.h"
 #include "feature_list.h"
+#include "../lib/parse.h"
 
 #define LIBPIDFD_API __attribute__((visibility("default")))
 
@@ -109,6 +110,7 @@ enum lpfd_route_kind {
 	LPFD_ROUTE_ERROR,        /* a probe could not run: err is its -errno */
 };
 
+/* A route is t wherever it is held: r is always a return value. */
 struct lpfd_route {
 	enum lpfd_route_kind kind;
 	int fd;
@@ -124,15 +126,15 @@ struct lpfd_route {
  */
 #define LPFD_NO_SENTINELS LPFD_FEAT_COUNT
 struct lpfd_route lpfd_route(int pidfd, enum lpfd_feature call);
-static inline bool lpfd_route_is_self(const struct lpfd_route *r)
+static inline bool lpfd_route_is_self(const struct lpfd_route *t)
 {
-	return r->kind == LPFD_ROUTE_SELF_THREAD ||
-	       r->kind == LPFD_ROUTE_SELF_PROCESS;
+	return t->kind == LPFD_ROUTE_SELF_THREAD ||
+	       t->kind == LPFD_ROUTE_SELF_PROCESS;
 }
 /* The caller's tid for a thread route, its pid for a process route. */
-pid_t lpfd_route_self_id(const struct lpfd_route *r);
+pid_t lpfd_route_self_id(const struct lpfd_route *t);
 /* Open a real pidfd (close-on-exec) for a self route. */
-int lpfd_route_open_self(const struct lpfd_route *r);
+int lpfd_route_open_self(const struct lpfd_route *t);
 
 struct lpfd_fdinfo;
 /*
@@ -143,92 +145,24 @@ struct lpfd_fdinfo;
 int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi);
 
 /* ------------------------------------------------------------------------
- * The caller's buffers (src/user.c), judged as the kernel's
- * copy_from_user() and copy_to_user() judge them: -EFAULT for memory the
- * kernel would fault on, never a crash. One system call per page.
+ * The caller's memory (src/user.c), read and written only by system calls
+ * (process_vm_readv() on oneself, a pipe where a filter refuses it), each
+ * once: -EFAULT where the kernel would fault, never a crash, even when
+ * another thread unmaps it meanwhile. self is getpid().
  */
-int lpfd_user_readable(const void *p, size_t n);
-/* The 8 bytes at p, in one system call that qemu-user cannot judge. */
-int lpfd_user_readable_u64(const void *p);
-int lpfd_user_writable(void *p, size_t n);
+/* The n bytes at src (the caller's) into dst (the library's stack). */
+int lpfd_user_read(pid_t self, void *dst, const void *src, size_t n);
+/*
+ * The n bytes at src to dst (the caller's), then zeroes up to size, as the
+ * kernel's copy_struct_to_user(): what is past n is the caller's newer
+ * struct, which the library does not know.
+ */
+int lpfd_user_write(pid_t self, void *dst, size_t size, const void *src,
+		    size_t n);
 
 /* ------------------------------------------------------------------------
- * /proc readers (src/proc.c) and their pure parsers (src/parse.c), which
- * take a buffer so that they can be fuzzed without /proc.
+ * /proc readers (src/proc.c); their pure parsers are in lib/parse.h.
  */
-struct lpfd_fdinfo {
-	int pid;         /* "Pid:": >0, 0 (not in this pid namespace), -1 (reaped) */
-	unsigned int flags; /* "flags:", octal */
-	bool is_pidfd;   /* a "Pid:" line was there */
-};
-
-struct lpfd_status {
-	int pid, tgid, ppid;
-	unsigned int uid[4]; /* real, effective, saved, filesystem */
-	unsigned int gid[4];
-	char state;          /* 'R', 'S', 'Z', ... */
-	int nspid_first;     /* "NSpid:": the pid in procfs's pid namespace, */
-	int nspid_levels;    /* and how many namespaces down to the task's own */
-	unsigned int have;   /* LPFD_ST_* */
-};
-#define LPFD_ST_PID   (1u << 0)
-#define LPFD_ST_TGID  (1u << 1)
-#define LPFD_ST_PPID  (1u << 2)
-#define LPFD_ST_UID   (1u << 3)
-#define LPFD_ST_GID   (1u << 4)
-#define LPFD_ST_STATE (1u << 5)
-#define LPFD_ST_INFO   0x3fu /* all that get_info needs */
-#define LPFD_ST_NSPID (1u << 6)
-
-/*
- * Longest cgroup path the library resolves; longer ones leave CGROUPID
- * clear. The path sits on the stack whole (src/cgroup.c: it is compared
- * with a second read of its file), so it is what bounds that frame.
- */
-#define LPFD_PATH_MAX 1024
-
-int lpfd_parse_fdinfo(const char *buf, size_t len, struct lpfd_fdinfo *out);
-int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out);
-/*
- * The cgroup2 ("0::") path of /proc/<pid>/cgroup, as the kernel printed
- * it (leading ".." components and a " (deleted)" suffix included),
- * NUL-terminated, or -ENOENT; -ENAMETOOLONG if it does not fit.
- */
-int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size);
-/* The same, in place: where it is in buf (n bytes from off). */
-int lpfd_locate_cgroup(const char *buf, size_t len, size_t *off, size_t *n);
-struct lpfd_mountinfo {
-	int mnt_id;
-	char *root; /* the cgroup mounted there, as our cgroup namespace sees it */
-	char *mnt;  /* where it is mounted */
-};
-/*
- * One line of /proc/self/mountinfo (without its newline), parsed in place:
- * 0 and root and mount point, unescaped and NUL-terminated, if it is a
- * cgroup2 mount; else -ENOENT.
- */
-int lpfd_parse_mountinfo_line(char *line, size_t len,
-				struct lpfd_mountinfo *out);
-/* Parse a decimal int at *p (optional '-'), advance *p; -EINVAL if none. */
-int lpfd_parse_int(const char **p, const char *end, long long *out);
-/* What pidfd(1) shows of /proc/<pid>/stat; a field is set only if well-formed. */
-struct lpfd_stat {
-	char comm[64];           /* the command name, cut to fit */
-	char state;              /* 'R', 'S', 'Z', ... */
-	unsigned int flags;      /* the task's PF_* flags */
-	unsigned long long start; /* clock ticks after boot */
-	unsigned int have;       /* LPFD_STAT_* */
-};
-#define LPFD_STAT_COMM  (1u << 0)
-#define LPFD_STAT_STATE (1u << 1)
-#define LPFD_STAT_START (1u << 2)
-#define LPFD_STAT_FLAGS (1u << 3)
-/* 0 with what was well-formed, or -ENOENT if there is no "(comm)". */
-int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out);
-/* /proc/<pid>/cmdline joined by spaces into out: its length, or -ENOENT. */
-ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
-			     size_t size);
-
 /* Whether fd is on a file system of this magic (PROC_SUPER_MAGIC, ...). */
 bool lpfd_fd_on_fs(int fd, unsigned long magic);
 /* Format "<pre><n><post>" (a /proc path) into buf. */
@@ -247,13 +181,14 @@ void lpfd_proc_join(char *buf, size_t size, const char *dir,
 struct lpfd_proc {
 	int dir;
 	/*
-	 * The file read last, left open where hold_last is set, so that
-	 * lpfd_proc_close() can close it and dir in one close_range() call.
-	 * Reading the next file closes it first: never more than dir and one
-	 * file are open, as without it.
+	 * The files read are left open where their numbers continue dir's,
+	 * [lo, hi] around it, so that lpfd_proc_close() closes them and dir
+	 * in one close_range() call; held: one that did not, left open until
+	 * the next such file or the close (-1 if none).
+	 * Worth it under make bench-uml's "sound floor, closes merged / sound floor".
 	 */
+	int lo, hi;
 	int held;
-	bool hold_last;
 };
 enum lpfd_proc_need {
 	LPFD_PROC_ANY,      /* only the caller's own files: any procfs will do */
@@ -266,7 +201,7 @@ enum lpfd_proc_need {
  */
 int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need);
 void lpfd_proc_close(struct lpfd_proc *p);
-/* Close the file read last, if it is still open. */
+/* Close the files read and left open, keeping dir. */
 void lpfd_proc_release(struct lpfd_proc *p);
 int lpfd_proc_openat(struct lpfd_proc *p, const char *path,
 		       int flags);
@@ -363,5 +298,6 @@ void lpfd_state_reset(void);
 void lpfd_probe_reset(void);
 void lpfd_proc_reset(void);
 void lpfd_cgroup_reset(void);
+void lpfd_user_reset(void);
 
 #endif /* LIBPIDFD_INTERNAL_H */
