@@ -302,6 +302,10 @@ int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out);
 int lpfd_read_status(int pid, struct lpfd_status *out);
 int lpfd_pidfd_unreaped(int pidfd);
 
+/* libpidfd_getpid()'s native half, and its rule for a file that is no pidfd. */
+pid_t lpfd_getpid_native(int pidfd);
+pid_t lpfd_not_a_pidfd_is_ebadf(int r);
+
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
 /*

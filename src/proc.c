@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The /proc readers of the emulation. No heap, no stdio: fixed buffers on
  * the stack and raw system calls, so that they are async-signal-safe.
@@ -566,8 +566,9 @@ int lpfd_proc_unreaped(struct lpfd_proc *p, int pidfd)
 
 /*
  * An unreaped process keeps its /proc entry, unless /proc hides it from
- * the caller (hidepid=2): the kernel's answer for a process one may not
- * look at is EACCES, and ESRCH would say it is gone.
+ * the caller (hidepid=2) or refuses its files (hidepid=1, EPERM): the
+ * kernel's answer for a process one may not look at is EACCES, and ESRCH
+ * would say it is gone.
  */
 int lpfd_proc_missing_errno(struct lpfd_proc *p, int pidfd)
 {

@@ -141,7 +141,8 @@ struct lpfd_open_how {
 	uint64_t flags, mode, resolve;
 };
 
-#define LPFD_RESOLVE_NO_XDEV 0x01
+#define LPFD_RESOLVE_NO_XDEV       0x01
+#define LPFD_RESOLVE_NO_MAGICLINKS 0x02
 
 static inline int lpfd_sys_openat2(int dirfd, const char *path,
 				   const struct lpfd_open_how *how)
