@@ -70,6 +70,8 @@ run_binary() { # run label, binary path
 }
 
 if [ "$inside" -eq 1 ]; then
+	# What the kernel has, for tests/uml-features.sh.
+	"$out/pidfd" features
 	echo "$cannot_run" | sed -n 's/^\([^	]*\)	\(.*\)/# not run on arm64: \1: \2/p'
 	for mode in native emulated; do
 		export TEST_MODE=$mode

@@ -6,9 +6,10 @@
 # (tests/vm-kernel.sh: trixie-backports, bullseye, trixie-arm64,
 # trixie-backports-arm64).
 #   VM=GUEST tests/vm.sh COMMAND [ARG...]
-# An x86_64 guest's root is the host's, read-only over virtio-9p (the
-# generic kernel's 9p modules, loaded from a small initramfs of busybox),
-# as UML's is over hostfs: every file and tool of the host is there. An
+# An x86_64 guest has the host's system directories (/usr, /etc, /var,
+# ...) and this tree, read-only over virtio-9p (the generic kernel's 9p
+# modules, loaded from a small initramfs of busybox), as UML has the host's
+# root over hostfs: every file and tool of the host is there. An
 # arm64 guest runs from an initramfs: busybox, /etc/passwd and /etc/group,
 # the C.UTF-8 locale, and of this tree VM_FILES (default: tests build/aarch64), at /libpidfd.
 # Then tests/guest-init.sh's init runs the command, from the tree, and the
@@ -72,9 +73,12 @@ if [ "$arch" = x86_64 ]; then
 	for m in virtio_pci 9pnet_virtio 9p; do
 		add_module "$m"
 	done
-	# The guest's command runs from the host's root, as its init; this
-	# tree again at its path if /tmp hides it.
-	guest_init "$dir/init" "$(pwd)" \
+	# The guest's root is a tmpfs that holds the host's system
+	# directories (bound from the host's root over 9p) and this tree at
+	# its path (again if /tmp hides it), and empty /proc, /sys, /dev, /tmp
+	# and /run: 9p passes the host's statfs on, and a test that unmounts
+	# every /proc must find no procfs under it.
+	guest_init "$ramfs/init.sh" "$(pwd)" \
 		"mount -r -t 9p -o trans=virtio,version=9p2000.L,cache=loose tree" "$@"
 	cat > "$ramfs/init" <<-INIT
 	#!/bin/busybox sh
@@ -83,16 +87,32 @@ if [ "$arch" = x86_64 ]; then
 	for m in /mods/*.ko; do
 		[ -e "\$m" ] && { \$b insmod "\$m" || echo "# vm: insmod \$m failed"; }
 	done
-	\$b mount -r -t 9p -o trans=virtio,version=9p2000.L,cache=loose,msize=512000 \
-		hostroot /root || echo "# vm: the host's root did not mount"
-	# 9p passes on the host's statfs: under the guest's /proc, an empty
-	# file system, not the host's procfs (which a test unmounts to see).
-	\$b mount -r -t tmpfs -o size=4k none /root/proc
-	\$b mount -t devtmpfs devtmpfs /root/dev
-	\$b mkdir -p /root/dev/pts 2>/dev/null
-	\$b mount -t devpts devpts /root/dev/pts 2>/dev/null
+	\$b mkdir -p /host /new
+	o=trans=virtio,version=9p2000.L,cache=loose,msize=512000
+	\$b mount -r -t 9p -o \$o hostroot /host ||
+		echo "# vm: the host's root did not mount"
+	\$b mount -t tmpfs -o mode=755 root /new
+	for e in \$(\$b ls -A /host); do
+		if [ -L "/host/\$e" ]; then
+			\$b ln -s "\$(\$b readlink "/host/\$e")" "/new/\$e"
+			continue
+		fi
+		case "\$e" in
+		usr|etc|var|opt|home|root|srv|mnt|media|boot)
+			\$b mkdir "/new/\$e"
+			\$b mount --bind "/host/\$e" "/new/\$e" ;;
+		esac
+	done
+	\$b mkdir -p /new/proc /new/sys /new/dev /new/tmp /new/run
+	[ -d '/new$(pwd)' ] || { \$b mkdir -p '/new$(pwd)' &&
+		\$b mount -r -t 9p -o \$o tree '/new$(pwd)'; }
+	\$b cp /init.sh /new/init
+	\$b mount -o remount,ro /new
+	\$b mount -t devtmpfs devtmpfs /new/dev
+	\$b mkdir -p /new/dev/pts /new/dev/shm
+	\$b mount -t devpts devpts /new/dev/pts
 	\$b umount /proc
-	exec \$b switch_root /root /bin/sh '$dir/init'
+	exec \$b switch_root /new /bin/sh /init
 	INIT
 	fs="local,security_model=none,readonly=on,multidevs=remap"
 	set -- -M pc -cpu max -device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot" \
