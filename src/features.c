@@ -13,7 +13,7 @@ static uint64_t kernel_mask(void)
 	uint64_t m = 0;
 
 	for (int i = 0; i < LPFD_FEAT_COUNT; i++)
-		if (lpfd_kernel_has((enum lpfd_feature)i) > 0)
+		if (lpfd_surely_has((enum lpfd_feature)i))
 			m |= 1ULL << i;
 	return m;
 }
@@ -54,8 +54,8 @@ _Static_assert(sizeof(struct libpidfd_features) ==
 static void fill(struct libpidfd_features *f)
 {
 	for (size_t i = 0; i < lpfd_array_size(ops); i++) {
-		uint32_t v = lpfd_native(ops[i].feat) > 0 ? LIBPIDFD_NATIVE :
-							    ops[i].without;
+		uint32_t v = lpfd_surely_native(ops[i].feat) ? LIBPIDFD_NATIVE :
+							   ops[i].without;
 
 		memcpy((char *)f + ops[i].offset, &v, sizeof(v));
 	}

@@ -32,15 +32,15 @@ uint64_t lpfd_info_supported_mask(void)
 	uint64_t m = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
 		     PIDFD_INFO_SUPPORTED_MASK;
 
-	if (lpfd_native(LPFD_FEAT_GET_INFO) <= 0)
+	if (!lpfd_surely_native(LPFD_FEAT_GET_INFO))
 		return m | PIDFD_INFO_COREDUMP; /* the caller's own, emulated */
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_EXIT) > 0)
+	if (lpfd_surely_has(LPFD_FEAT_INFO_EXIT))
 		m |= PIDFD_INFO_EXIT;
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_COREDUMP) > 0)
+	if (lpfd_surely_has(LPFD_FEAT_INFO_COREDUMP))
 		m |= PIDFD_INFO_COREDUMP;
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_SUPPORTED) > 0)
+	if (lpfd_surely_has(LPFD_FEAT_INFO_SUPPORTED))
 		m |= PIDFD_INFO_COREDUMP_SIGNAL;
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_CODE) > 0)
+	if (lpfd_surely_has(LPFD_FEAT_INFO_CODE))
 		m |= PIDFD_INFO_COREDUMP_CODE;
 	return m;
 }
@@ -145,14 +145,14 @@ static int get_info_native_fd(int pidfd, struct pidfd_info *info,
 	return 0;
 }
 
-static int get_info_native(const struct lpfd_route *r,
+static int get_info_native(const struct lpfd_route *t,
 			   struct pidfd_info *info, size_t size)
 {
 	int fd, err;
 
-	if (!lpfd_route_is_self(r))
-		return get_info_native_fd(r->fd, info, size);
-	fd = lpfd_route_open_self(r);
+	if (!lpfd_route_is_self(t))
+		return get_info_native_fd(t->fd, info, size);
+	fd = lpfd_route_open_self(t);
 	if (fd < 0)
 		return fd;
 	err = get_info_native_fd(fd, info, size);
@@ -450,8 +450,8 @@ static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
 {
 	int r;
 
-	if (__builtin_expect(info && size >= PIDFD_INFO_SIZE_VER0 &&
-			     size <= INFO_SIZE_MAX, 1))
+	if (lpfd_likely(info && size >= PIDFD_INFO_SIZE_VER0 &&
+			size <= INFO_SIZE_MAX))
 		return 0;
 	r = pidfd_or_errno(t);
 	if (r < 0)

@@ -108,13 +108,13 @@ static int getfd_self_process(int targetfd)
 
 static int do_getfd(int pidfd, int targetfd, unsigned int flags)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	if (!lpfd_route_is_self(&r))
-		return lpfd_sys_pidfd_getfd(r.fd, targetfd, flags);
+	if (!lpfd_route_is_self(&t))
+		return lpfd_sys_pidfd_getfd(t.fd, targetfd, flags);
 	if (flags)
 		return -EINVAL;
-	if (r.kind == LPFD_ROUTE_SELF_THREAD)
+	if (t.kind == LPFD_ROUTE_SELF_THREAD)
 		return getfd_self_thread(targetfd);
 	return getfd_self_process(targetfd);
 }

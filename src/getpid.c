@@ -49,17 +49,17 @@ static pid_t getpid_emulated(int pidfd)
 
 static pid_t do_getpid(int pidfd)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 	int native;
 
-	if (r.kind == LPFD_ROUTE_BAD)
+	if (t.kind == LPFD_ROUTE_BAD)
 		return -EBADF;
-	if (lpfd_route_is_self(&r))
-		return lpfd_route_self_id(&r);
+	if (lpfd_route_is_self(&t))
+		return lpfd_route_self_id(&t);
 	native = lpfd_native(LPFD_FEAT_GET_INFO);
 	if (native < 0)
 		return native;
-	return native ? lpfd_getpid_native(r.fd) : getpid_emulated(r.fd);
+	return native ? lpfd_getpid_native(t.fd) : getpid_emulated(t.fd);
 }
 
 LIBPIDFD_API pid_t libpidfd_getpid(int pidfd)

@@ -97,7 +97,7 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
 	int fd;
 
 	lpfd_proc_release(p);
-	if (lpfd_kernel_has(LPFD_FEAT_OPENAT2) <= 0)
+	if (!lpfd_surely_has(LPFD_FEAT_OPENAT2))
 		return lpfd_proc_openat(p, path, O_RDONLY);
 	fd = lpfd_sys_openat2(p->dir, path, &how);
 	return fd == -EXDEV ? -ENOSYS : fd;
@@ -352,10 +352,6 @@ static int nspid_is_ours(struct lpfd_proc *p)
  * make the full proof. The pair is written under a sequence count whose
  * writer never waits, as the cgroup2 mount cache is.
  */
-#ifndef STATX_MNT_ID_UNIQUE
-#define STATX_MNT_ID_UNIQUE 0x4000U
-#endif
-
 static int no_unique_mount_ids; /* the kernel has none: never changes */
 static unsigned int proof_seq;  /* 0 empty, odd being written */
 static uint64_t proof_words[2]; /* the mount id, the pid namespace */
@@ -475,7 +471,7 @@ void lpfd_proc_close(struct lpfd_proc *p)
 
 	if (p->dir >= 0 && p->held >= 0 &&
 	    (p->held == p->dir + 1 || p->dir == p->held + 1) &&
-	    lpfd_kernel_has(LPFD_FEAT_CLOSE_RANGE) > 0 &&
+	    lpfd_surely_has(LPFD_FEAT_CLOSE_RANGE) &&
 	    lpfd_sys_close_range((unsigned int)lo, (unsigned int)lo + 1) == 0) {
 		p->dir = p->held = -1;
 		return;

@@ -285,6 +285,10 @@ TEST(completion_of_commands_fields_signals)
 	ASSERT_EQ(strcmp(got, "PID,CGROUPID\nPID,CGROUP\n"), 0);
 	got = complete("pidfd info --output +ST");
 	ASSERT_EQ(strcmp(got, "+STATE\n+START\n"), 0);
+	got = complete("pidfd info -o C");
+	ASSERT_EQ(strcmp(got, "CGROUPID\nCGROUP\nCOMM\nCWD\nCOREDUMP\nCOREDUMPSIG\n"), 0);
+	got = complete("pidfd info -o PID,EX");
+	ASSERT_EQ(strcmp(got, "PID,EXE\nPID,EXIT\nPID,EXITCODE\n"), 0);
 	got = complete("pidfd kill -s KI");
 	ASSERT_EQ(strcmp(got, "KILL\n"), 0);
 	got = complete("pidfd kill -SIGK");

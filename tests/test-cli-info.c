@@ -352,6 +352,31 @@ TEST(info_ps_columns)
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-o", "COMM", pidstr), 1);
 }
 
+/*
+ * EXE and CWD: the child's own links, through its pidfd; once it is
+ * reaped, none (another process may have the pid by then).
+ */
+TEST(info_exe_and_cwd)
+{
+	struct cli_out o;
+	char pidstr[16], exe[PATH_MAX], cwd[PATH_MAX], obj[8192];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd;
+
+	ASSERT_TRUE(n > 0);
+	exe[n] = '\0';
+	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
+	util_spawn_text(NULL, NULL, &fd, pidstr);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "EXE,CWD", pidstr), 0);
+	snprintf(obj, sizeof(obj), "%s", line_of(o.out, 0));
+	ASSERT_EQ(strcmp(json_get(obj, "exe"), exe), 0);
+	ASSERT_EQ(strcmp(json_get(obj, "cwd"), cwd), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-o", "CWD", "self"), 0);
+	ASSERT_EQ(strncmp(o.out, cwd, strlen(cwd)), 0);
+	util_kill_reap(fd);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-o", "EXE", pidstr), 1);
+}
+
 /* Whether a table's first column holds this pid. */
 static bool lists_pid(const char *out, pid_t pid)
 {

@@ -16,14 +16,9 @@
 
 #include <linux/openat2.h>
 
-
 #include "harness.h"
 #include "internal.h"
 #include "util.h"
-
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
 
 static long sys(long nr, long a, long b, long c, long d)
 {

@@ -19,10 +19,7 @@
 #include <libpidfd.h>
 
 #include "harness.h"
-
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
+#include "syscall.h" /* P_PIDFD where <sys/wait.h> lacks it */
 
 #define UTIL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
