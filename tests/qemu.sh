@@ -3,8 +3,9 @@
 # and tests cross-built for aarch64 (Debian's gcc-aarch64-linux-gnu) into
 # BUILD_DIR/aarch64, and run inside a real arm64 kernel under
 # qemu-system-aarch64 (tests/vm.sh: TCG, two CPUs, an initramfs of
-# busybox, tests/, man/, cli/ and the build), in both modes: native, the
-# kernel's own paths where it has them, and LIBPIDFD_EMULATE=1. Every test
+# busybox, tests/, man/, cli/, docs/, README.md and the build), in both
+# modes: native, the kernel's own paths where it has them, and
+# LIBPIDFD_EMULATE=1. Every test
 # runs but the few that need what an arm64 guest has not (the host's
 # clang, make, nm or bash, or a shared library, which the static
 # cross-build does not make); each is named below with the reason, and the
@@ -126,6 +127,6 @@ fi
 # TCG is in the tests' timeouts.
 cd "$here" || exit 1
 out=${out#"$here"/}
-VM="$guest" VM_FILES="tests man cli $out" "$here/tests/vm.sh" \
+VM="$guest" VM_FILES="tests man cli docs README.md $out" "$here/tests/vm.sh" \
 	env TEST_TIMEOUT_SCALE=$((5 * ${TEST_TIMEOUT_SCALE:-1})) \
 	sh tests/qemu.sh --inside "$label" "$out"
