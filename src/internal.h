@@ -267,6 +267,8 @@ pid_t lpfd_not_a_pidfd_is_ebadf(int r);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+/* The same for a struct of the library's own: its request read as it stands. */
+int lpfd_get_info_own(int pidfd, struct pidfd_info *info, size_t size);
 /*
  * Bring a struct pidfd_info written by a kernel whose struct has ksize
  * bytes (64 to 88) to the newest layout; size is the caller's struct size,
