@@ -6,7 +6,10 @@
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
 #   make install         honours prefix libdir includedir bindir mandir (or
-#                        PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR) and DESTDIR
+#                        PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR) and DESTDIR;
+#                        STATIC=0 installs no libpidfd.a (still built: the
+#                        tool, examples and tests link it)
+#   make deb, make rpm   the Debian packages, the RPMs (libpidfd.spec)
 #   make install-check   install into a scratch DESTDIR, build an example there
 #                        with pkg-config alone, run it, check the file list
 #
@@ -85,8 +88,8 @@ CFLAGS_ALL := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 # lib/: code shared by the library, the tool, the tests and the fuzzers,
-# part of no ABI (as util-linux's lib/). lib/parse.c is the library's too;
-# the rest is the tool's and enters no libpidfd.so.
+# part of no ABI (as util-linux's lib/): the feature lists, and lib/parse.c,
+# the library's too; the rest is the tool's and enters no libpidfd.so.
 SHARED_SRCS := lib/parse.c
 TOOL_LIB_SRCS := $(filter-out $(SHARED_SRCS),$(sort $(wildcard lib/*.c)))
 LIB_SRCS   := $(sort $(wildcard src/*.c)) $(SHARED_SRCS)
@@ -285,7 +288,7 @@ install: all
 	install -m 755 $(LIB_SO) $(DESTDIR)$(libdir)/
 	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(libdir)/libpidfd.so.$(SOVERSION)
 	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(libdir)/libpidfd.so
-	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
+	$(if $(filter 0,$(STATIC)),,install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/)
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(pkgconfigdir)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(bindir)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(pkglibdir)/
@@ -317,6 +320,12 @@ abi-dump: lib
 .PHONY: deb
 deb:
 	scripts/make-deb.sh $(O)
+
+# The RPMs of libpidfd.spec, built with rpmbuild -bb from a tarball of the
+# tree in $(O)/rpm and linted with rpmlint (scripts/make-rpm.sh).
+.PHONY: rpm
+rpm:
+	scripts/make-rpm.sh $(O)
 
 install-check: all
 	MAKE="$(MAKE)" tests/install-check.sh $(O)
