@@ -8,7 +8,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "internal.h"
@@ -369,22 +368,6 @@ static siginfo_t *siginfo_at_edge(void)
 	return (siginfo_t *)(m + page - (sizeof(long) == 8 ? 48 : 32));
 }
 
-/*
- * A 32-bit program on a 64-bit kernel (the compat path) has its siginfo
- * copied whole (128 bytes, so a readable fixed part alone is EFAULT) and
- * converted field by field, its tail never looked at: no E2BIG there.
- */
-static bool siginfo_tail_checked(void)
-{
-#if __SIZEOF_LONG__ == 4
-	struct utsname u;
-
-	return uname(&u) != 0 || strstr(u.machine, "64") == NULL;
-#else
-	return true;
-#endif
-}
-
 static void check_siginfo_errors(void *arg)
 {
 	siginfo_t si, *edge = siginfo_at_edge();
@@ -396,7 +379,7 @@ static void check_siginfo_errors(void *arg)
 	/* An unknown si_code with a nonzero tail: E2BIG, even before EINVAL. */
 	queue_info(&si, SIGUSR1, 100, 0);
 	((char *)&si)[100] = 1;
-	if (siginfo_tail_checked()) {
+	if (util_siginfo_tail_checked()) {
 		ASSERT_ERRNO(libpidfd_send_signal(PIDFD_SELF_THREAD, SIGUSR1,
 						  &si, 0), E2BIG);
 		ASSERT_ERRNO(libpidfd_send_signal(PIDFD_SELF_THREAD, SIGUSR2,
@@ -413,7 +396,7 @@ static void check_siginfo_errors(void *arg)
 	edge->si_signo = SIGUSR1;
 	edge->si_errno = 0;
 	edge->si_code = SI_QUEUE;
-	if (siginfo_tail_checked()) {
+	if (util_siginfo_tail_checked()) {
 		before = got_count;
 		ASSERT_EQ(libpidfd_send_signal(PIDFD_SELF_THREAD, SIGUSR1,
 					       edge, 0), 0);

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -804,4 +805,20 @@ size_t util_stack_budget(void)
 #endif
 #endif
 	return 4096;
+}
+
+/*
+ * A 32-bit program on a 64-bit kernel (the compat path) has its siginfo
+ * copied whole (128 bytes, so a readable fixed part alone is EFAULT) and
+ * converted field by field, its tail never looked at: no E2BIG there.
+ */
+bool util_siginfo_tail_checked(void)
+{
+#if __SIZEOF_LONG__ == 4
+	struct utsname u;
+
+	return uname(&u) != 0 || strstr(u.machine, "64") == NULL;
+#else
+	return true;
+#endif
 }

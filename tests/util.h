@@ -115,6 +115,8 @@ bool util_exit_after_reap(void);
 bool util_kernel_gives_exit_after_reap(void);
 /* SO_PEERPIDFD (Linux 6.5), which the library does not probe. */
 bool util_kernel_has_peerpidfd(void);
+/* Whether the kernel checks a siginfo's tail (E2BIG): not for compat. */
+bool util_siginfo_tail_checked(void);
 
 /* ------------------------------------------------------------------------
  * The PIDFD_SELF* sentinels.
