@@ -210,6 +210,9 @@ ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 /* Whether nothing can be found in dir + sub ("<pid>", "/ns/"): gone or hidden. */
 bool lpfd_proc_dir_gone(struct lpfd_proc *p, const char *dir,
 			  const char *sub);
+/* 1 if a /proc file starts with the n bytes at want, 0 if not, or -errno. */
+int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
+			  const char *want, size_t n);
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size);
@@ -267,6 +270,8 @@ pid_t lpfd_not_a_pidfd_is_ebadf(int r);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+/* The same for a struct of the library's own: its request read as it stands. */
+int lpfd_get_info_own(int pidfd, struct pidfd_info *info, size_t size);
 /*
  * Bring a struct pidfd_info written by a kernel whose struct has ksize
  * bytes (64 to 88) to the newest layout; size is the caller's struct size,
