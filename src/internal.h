@@ -194,11 +194,13 @@ struct lpfd_stat {
 	char comm[64];           /* the command name, cut to fit */
 	char state;              /* 'R', 'S', 'Z', ... */
 	unsigned long long start; /* clock ticks after boot */
+	unsigned int flags;      /* the task's PF_* flags (field 9) */
 	unsigned int have;       /* LPFD_STAT_* */
 };
 #define LPFD_STAT_COMM  (1u << 0)
 #define LPFD_STAT_STATE (1u << 1)
 #define LPFD_STAT_START (1u << 2)
+#define LPFD_STAT_FLAGS (1u << 3)
 /* 0 with what was well-formed, or -ENOENT if there is no "(comm)". */
 int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out);
 /* /proc/<pid>/cmdline joined by spaces into out: its length, or -ENOENT. */

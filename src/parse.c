@@ -358,6 +358,10 @@ int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out)
 		p++;
 		if (lpfd_parse_int(&p, end, &x) < 0)
 			return 0;
+		if (field == 9 && x >= 0 && x <= UINT32_MAX) {
+			out->flags = (unsigned int)x;
+			out->have |= LPFD_STAT_FLAGS;
+		}
 	}
 	if (x < 0 || (p < end && *p != ' ' && *p != '\n'))
 		return 0;

@@ -505,6 +505,42 @@ int lpfd_proc_fd_errno(int fd, int err)
  * another process's pidfd. A missing fdinfo file is a closed fd; so is
  * our own /proc descriptor, which took the lowest free number.
  */
+/*
+ * Before Linux 5.14 (7bc3fa0172a4 "procfs: allow reading fdinfo with
+ * PTRACE_MODE_READ") the fdinfo directory is mode 0500, owned by root
+ * while its process is not dumpable (it changed its ids, or
+ * PR_SET_DUMPABLE 0): such a caller that is not root may not read even
+ * its own, and nothing else gives a pidfd's pid there. What can still be
+ * known is: the fd directory lets the own thread group in
+ * (proc_fd_permission), its link tells a pidfd ("anon_inode:[pidfd]")
+ * from other files, and a reaped process answers signal 0 with ESRCH.
+ * For a pidfd of a process that is still there, EACCES, as /proc
+ * answers for one hidden by hidepid; never ESRCH.
+ */
+static int fdinfo_refused(int fd, struct lpfd_fdinfo *out)
+{
+	static const char pidfd[] = "anon_inode:[pidfd]";
+	char path[48], link[sizeof(pidfd)];
+	int flags = lpfd_sys_fcntl(fd, F_GETFL, 0);
+	ssize_t n;
+
+	if (flags < 0)
+		return -EBADF;
+	memset(out, 0, sizeof(*out));
+	out->flags = (unsigned int)flags;
+	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fd/", fd, "");
+	n = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
+	if (n < 0)
+		return -EACCES;
+	if (n != (ssize_t)sizeof(pidfd) - 1 || memcmp(link, pidfd, (size_t)n))
+		return 0; /* not a pidfd: the caller gives the kernel's answer */
+	if (lpfd_sys_pidfd_send_signal(fd, 0, NULL, 0) != -ESRCH)
+		return -EACCES;
+	out->is_pidfd = true;
+	out->pid = -1; /* reaped, as the fdinfo says from 5.5 on */
+	return 0;
+}
+
 int lpfd_proc_fdinfo(struct lpfd_proc *p, int fd,
 		       struct lpfd_fdinfo *out)
 {
@@ -515,6 +551,8 @@ int lpfd_proc_fdinfo(struct lpfd_proc *p, int fd,
 		return -EBADF;
 	lpfd_proc_path(path, sizeof(path), "thread-self/fdinfo/", fd, "");
 	n = lpfd_proc_read(p, path, buf, sizeof(buf));
+	if (n == -EACCES)
+		return fdinfo_refused(fd, out);
 	if (n < 0)
 		return lpfd_proc_fd_errno(fd, (int)n);
 	(void)lpfd_parse_fdinfo(buf, (size_t)n, out);
