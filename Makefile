@@ -20,7 +20,7 @@ $(error run make in the source tree, make -C $(patsubst %/,%,$(dir $(lastword $(
 endif
 
 # The one version: the soname's major, libpidfd.pc, pidfd --version and the
-# header's LIBPIDFD_VERSION_* come from here (README: "Releases").
+# header's LIBPIDFD_VERSION_* come from here (docs/releasing.md).
 VERSION    := 0.2.0
 SOVERSION  := 0
 
@@ -190,12 +190,19 @@ $(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(TEST_HARNESS) \
 		$(LIB_A) -lpthread $(LDFLAGS)
 
-# make bench: every bench/*.c is its own program, linked like the tests
-# (static library, internals reachable), run one after the other on this
-# kernel, each given the build directory. Not part of make check: speed
-# is measured, never asserted.
+# make bench: the main table (bench/table/, one file per thing measured)
+# and every bench/*.c, each its own program, linked like the tests (static
+# library, internals reachable), run one after the other on this kernel,
+# each given the build directory. Not part of make check: speed is
+# measured, never asserted.
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
-BENCHES    := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
+BENCHES    := $(O)/bench/bench $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
+TABLE_SRCS := $(sort $(wildcard bench/table/*.c))
+
+$(O)/bench/bench: $(TABLE_SRCS) bench/table/bench.h $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $(TABLE_SRCS) $(LIB_A) \
+		-lpthread $(LDFLAGS)
 
 $(O)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -269,7 +276,7 @@ install: all
 		else install -m 644 $$p $$d/ || exit 1; fi; \
 	done
 
-# The ABI of the last release, kept in abi/ (README: Releases): make
+# The ABI of the last release, kept in abi/ (docs/releasing.md): make
 # abi-check fails on a change to it without a new soname or version node;
 # make abi-dump records this build's at a release.
 ABI_DUMP := abi/libpidfd.so.$(SOVERSION).abi

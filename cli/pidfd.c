@@ -121,6 +121,7 @@ int main(int argc, char **argv)
 	};
 	int c;
 
+	inherited_fds_record(argc, argv);
 	setlocale(LC_ALL, "");
 	atexit(close_stdout);
 	argv[0] = (char *)"pidfd"; /* for getopt's messages */

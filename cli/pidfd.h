@@ -48,6 +48,11 @@ struct target {
 	bool self;
 };
 
+/*
+ * Note which "fd:N" operands name a descriptor open now: called first in
+ * main(), before the tool opens any of its own.
+ */
+void inherited_fds_record(int argc, char **argv);
 /* Check the syntax of a process argument: usage error if wrong. */
 void target_check(const char *arg);
 /* Open a target: 0, or -1 with errno. */

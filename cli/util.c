@@ -68,13 +68,48 @@ static void report(const char *what, const char *arg, const char *why)
 		fprintf(stderr, "pidfd: %s process %s: %s\n", what, arg, why);
 }
 
+/*
+ * The descriptors that "fd:N" operands named and that were open when the
+ * tool started. Only those are the caller's: a number that was free then
+ * may by now be one the tool opened itself (a pidfd of an earlier
+ * operand, its /proc), which must never stand in for the caller's.
+ */
+static int *inherited_fds;
+static size_t inherited_count;
+
+static long long parse_number(const char *s, long long min);
+
+void inherited_fds_record(int argc, char **argv)
+{
+	inherited_fds = calloc((size_t)argc + 1, sizeof(*inherited_fds));
+	if (!inherited_fds)
+		abort();
+	for (int i = 1; i < argc; i++) {
+		long long fd;
+
+		if (strncmp(argv[i], "fd:", 3) != 0)
+			continue;
+		fd = parse_number(argv[i] + 3, 0);
+		if (fd >= 0 && fcntl((int)fd, F_GETFD) >= 0)
+			inherited_fds[inherited_count++] = (int)fd;
+	}
+}
+
+static bool inherited_fd_open(int fd)
+{
+	for (size_t i = 0; i < inherited_count; i++)
+		if (inherited_fds[i] == fd)
+			return true;
+	return false;
+}
+
 void warn_open(const char *arg, int err)
 {
 	const char *why = reason(err, false);
 
 	if (err == EBADF && strncmp(arg, "fd:", 3) == 0)
-		why = fcntl(atoi(arg + 3), F_GETFD) < 0 ?
-			"not an open file descriptor" : "not a pidfd";
+		why = inherited_fd_open(atoi(arg + 3)) ?
+			"not a pidfd" : "not an open file descriptor";
 	report("cannot open", arg, why);
 }
 
@@ -120,12 +155,19 @@ void target_check(const char *arg)
 }
 
 /*
- * An inherited descriptor must be a pidfd. libpidfd_getpid() says so, and
- * gives the pid while the process is unreaped (ESRCH after the reap).
+ * An inherited descriptor must have been open at startup, and a pidfd:
+ * libpidfd_getpid() says so, and gives the pid while the process is
+ * unreaped (ESRCH after the reap).
  */
 static int target_inherited(struct target *t, int fd)
 {
-	pid_t pid = libpidfd_getpid(fd);
+	pid_t pid;
+
+	if (!inherited_fd_open(fd)) {
+		errno = EBADF;
+		return -1;
+	}
+	pid = libpidfd_getpid(fd);
 
 	if (pid < 0 && errno != ESRCH)
 		return -1;

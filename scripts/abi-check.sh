@@ -68,5 +68,5 @@ for added in $(echo "$out" | grep '^ *\[A\]' | grep -o '@@*[A-Za-z0-9_.]*'); do
 		bad=1
 	fi
 done
-[ "$bad" -eq 0 ] || fail "the ABI changed without a new soname or version node (README: Releases)"
+[ "$bad" -eq 0 ] || fail "the ABI changed without a new soname or version node (docs/releasing.md)"
 echo "abi-check: $lib keeps the ABI of $dump; additions only in new version nodes"

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The cgroup2 id of a process, from the path its /proc/<pid>/cgroup names:
  * the path is joined to a cgroup2 mount that holds it, found in

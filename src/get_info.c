@@ -225,35 +225,84 @@ static int emulate_cgroupid(struct lpfd_proc *p, struct pidfd_info *k,
 	return 0;
 }
 
-/* The caller itself: every id and credential comes from a system call. */
-static int get_info_self(const struct lpfd_route *t, uint64_t req,
-			      struct pidfd_info *k)
+/* The calling thread's credentials, from the system calls that tell them. */
+static void thread_creds(struct pidfd_info *k)
 {
 	unsigned int id[3];
-	struct lpfd_proc p;
-	int r;
 
-	k->tgid = (uint32_t)lpfd_sys_getpid();
-	k->pid = t->kind == LPFD_ROUTE_SELF_THREAD ?
-		(uint32_t)lpfd_sys_gettid() : k->tgid;
-	k->ppid = (uint32_t)lpfd_sys_getppid();
 	lpfd_sys_getresuid(id);
 	k->ruid = id[0], k->euid = id[1], k->suid = id[2];
 	lpfd_sys_getresgid(id);
 	k->rgid = id[0], k->egid = id[1], k->sgid = id[2];
 	k->fsuid = lpfd_sys_getfsuid();
 	k->fsgid = lpfd_sys_getfsgid();
+}
+
+static void status_creds(const struct lpfd_status *st, struct pidfd_info *k)
+{
+	k->ruid = st->uid[0], k->euid = st->uid[1];
+	k->suid = st->uid[2], k->fsuid = st->uid[3];
+	k->rgid = st->gid[0], k->egid = st->gid[1];
+	k->sgid = st->gid[2], k->fsgid = st->gid[3];
+}
+
+/*
+ * The leader's credentials, which the kernel reports for the process:
+ * each thread has its own (a raw setresuid() in one changes no other's),
+ * and the system calls tell only the calling thread's. /proc/self is the
+ * leader in any procfs that shows us at all; in one that does not, the
+ * emulation cannot answer.
+ */
+static int leader_creds(struct lpfd_proc *p, struct pidfd_info *k)
+{
+	struct lpfd_status st;
+	char buf[512];
+	ssize_t n = lpfd_proc_read(p, "self/status", buf, sizeof(buf));
+
+	if (n < 0)
+		return n == -ENOENT ? -ENOSYS : (int)n;
+	(void)lpfd_parse_status(buf, (size_t)n, &st);
+	if (!(st.have & LPFD_ST_UID) || !(st.have & LPFD_ST_GID))
+		return -ENOSYS;
+	status_creds(&st, k);
+	return 0;
+}
+
+/*
+ * The caller itself: ids from system calls, and so are the credentials
+ * where the calling thread is the one asked about (PIDFD_SELF_THREAD, or
+ * the leader asking about its process); a process asked about from
+ * another thread has its leader's, from /proc.
+ */
+static int get_info_self(const struct lpfd_route *t, uint64_t req,
+			      struct pidfd_info *k)
+{
+	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
+	uint32_t tid = (uint32_t)lpfd_sys_gettid();
+	struct lpfd_proc p;
+	bool own;
+	int r = 0;
+
+	k->tgid = (uint32_t)lpfd_sys_getpid();
+	k->pid = thread ? tid : k->tgid;
+	k->ppid = (uint32_t)lpfd_sys_getppid();
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
+	own = k->pid == tid;
+	if (own)
+		thread_creds(k);
 	if (req & PIDFD_INFO_COREDUMP)
 		emulate_coredump(k, true);
-	if (!(req & PIDFD_INFO_CGROUPID))
+	if (own && !(req & PIDFD_INFO_CGROUPID))
 		return 0;
-	/* The caller's own cgroup file: any procfs names it alike. */
+	/* The caller's own files: any procfs that shows it names them alike. */
 	r = lpfd_proc_open(&p, LPFD_PROC_ANY);
 	if (r < 0)
-		return cgroup_error(r);
-	r = emulate_cgroupid(&p, k, t->kind == LPFD_ROUTE_SELF_THREAD ?
-			     "thread-self/cgroup" : "self/cgroup");
+		return own ? cgroup_error(r) : r;
+	if (!own)
+		r = leader_creds(&p, k);
+	if (r == 0 && (req & PIDFD_INFO_CGROUPID))
+		r = emulate_cgroupid(&p, k, thread ? "thread-self/cgroup" :
+						     "self/cgroup");
 	lpfd_proc_close(&p);
 	return r;
 }
@@ -284,10 +333,7 @@ static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
 	k->pid = (uint32_t)pid;
 	k->tgid = (uint32_t)st.tgid;
 	k->ppid = (uint32_t)st.ppid;
-	k->ruid = st.uid[0], k->euid = st.uid[1];
-	k->suid = st.uid[2], k->fsuid = st.uid[3];
-	k->rgid = st.gid[0], k->egid = st.gid[1];
-	k->sgid = st.gid[2], k->fsgid = st.gid[3];
+	status_creds(&st, k);
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if (req & PIDFD_INFO_CGROUPID) {
 		lpfd_proc_path(path, sizeof(path), "", pid, "/cgroup");

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libpidfd_get_namespace(): the PIDFD_GET_*_NAMESPACE ioctls (6.11) on
  * every kernel, and on the sentinels, which no kernel takes in ioctl().

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The /proc readers of the emulation. No heap, no stdio: fixed buffers on
  * the stack and raw system calls, so that they are async-signal-safe.

@@ -67,7 +67,7 @@ static ssize_t madvise_self(const struct iovec *iov, size_t vlen, int advice)
 			len = limit - total;
 		total += len;
 	}
-	/* Nothing to do: madvise(2) still judges the advice, as Linux 7.2 does. */
+	/* Nothing to do: the advice is still judged (unknown_advice()). */
 	if (!total)
 		return lpfd_sys_madvise(NULL, 0, advice);
 	total = 0;
@@ -100,6 +100,20 @@ static ssize_t process_madvise_self(const struct iovec *iov, size_t vlen,
 	return madvise_self(iov, vlen, advice);
 }
 
+/*
+ * Linux 7.2 judges the advice even where there is nothing to advise;
+ * 6.13 to 7.1 did not on one's own memory, and answered 0 to unknown
+ * advice over empty iovecs. A 0 from the kernel therefore gets the
+ * newest kernel's look at the advice, which madvise(2) with no range
+ * gives (it judges the advice first, then finds nothing to do). Only a
+ * call that advised nothing returns 0, and only after the kernel's own
+ * checks of the fd and the iovecs, which the newest kernel makes first.
+ */
+static ssize_t unknown_advice(ssize_t r, int advice)
+{
+	return r == 0 ? lpfd_sys_madvise(NULL, 0, advice) : r;
+}
+
 static ssize_t do_process_madvise(int pidfd, const struct iovec *iov,
 				  size_t vlen, int advice, unsigned int flags)
 {
@@ -109,7 +123,8 @@ static ssize_t do_process_madvise(int pidfd, const struct iovec *iov,
 		return r.err;
 	if (lpfd_route_is_self(&r))
 		return process_madvise_self(iov, vlen, advice, flags);
-	return lpfd_sys_process_madvise(r.fd, iov, vlen, advice, flags);
+	return unknown_advice(lpfd_sys_process_madvise(r.fd, iov, vlen, advice,
+						       flags), advice);
 }
 
 LIBPIDFD_API ssize_t libpidfd_process_madvise(int pidfd,

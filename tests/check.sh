@@ -54,7 +54,7 @@ host=$(uname -r | cut -d. -f1,2)
 run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
 run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
 # Kernels 5.3 to 6.0 and 6.13 to 6.17, as a seccomp filter imitates them
-# on this one (tests/personality.c; README: what a filter cannot imitate).
+# on this one (tests/personality.c; docs/testing.md: what a filter cannot imitate).
 for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
 	run_mode env TEST_PERSONALITY="$p" RUN_LABEL="personality-$p" \
 		"$here/run.sh" "$build" native

@@ -19,23 +19,32 @@
 
 #define MAX_TESTS 512
 
-static struct {
+static struct test {
 	const char *name;
 	harness_fn fn;
 	unsigned timeout;
+	const char *file;
+	int line;
 } tests[MAX_TESTS];
 static int ntests;
 
-void harness_register(const char *name, harness_fn fn, unsigned timeout_s)
+void harness_register(const char *name, harness_fn fn, unsigned timeout_s,
+		      const char *file, int line)
 {
 	if (ntests == MAX_TESTS) {
 		fprintf(stderr, "too many tests\n");
 		exit(2);
 	}
-	tests[ntests].name = name;
-	tests[ntests].fn = fn;
-	tests[ntests].timeout = timeout_s;
+	tests[ntests] = (struct test){ name, fn, timeout_s, file, line };
 	ntests++;
+}
+
+static int by_place(const void *a, const void *b)
+{
+	const struct test *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
 void harness_fail(const char *file, int line, const char *fmt, ...)
@@ -249,6 +258,7 @@ int main(int argc, char **argv)
 	int passed = 0, failed = 0, skipped = 0, n = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	qsort(tests, (size_t)ntests, sizeof(tests[0]), by_place);
 	if (argc == 2 && strcmp(argv[1], "-l") == 0) {
 		for (int i = 0; i < ntests; i++)
 			printf("%s\n", tests[i].name);

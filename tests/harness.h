@@ -29,7 +29,13 @@
 #include <unistd.h>
 
 typedef void (*harness_fn)(void);
-void harness_register(const char *name, harness_fn fn, unsigned timeout_s);
+/*
+ * Constructors run in whatever order the link gives them (reversed under
+ * LTO): the harness orders the tests by where they are written, file and
+ * line, so that -l and every run list them in the source's order.
+ */
+void harness_register(const char *name, harness_fn fn, unsigned timeout_s,
+		      const char *file, int line);
 void harness_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 3, 4)));
 
@@ -37,7 +43,7 @@ void harness_fail(const char *file, int line, const char *fmt, ...)
 	static void name(void);                                               \
 	__attribute__((constructor)) static void register_##name(void)        \
 	{                                                                     \
-		harness_register(#name, name, secs);                          \
+		harness_register(#name, name, secs, __FILE__, __LINE__);      \
 	}                                                                     \
 	static void name(void)
 

@@ -6,7 +6,8 @@
  * runs (every test, and every program a test starts, inherits it). So the
  * library's probes and paths for kernels that have no package here (5.3
  * to 6.0, 6.13, 6.14, 6.17) run on the host. What a filter cannot
- * imitate is listed in the README ("What is not proven").
+ * imitate is listed in docs/testing.md ("What a kernel personality
+ * cannot imitate").
  *
  * What each version answers, from the kernel's sources:
  *   pidfd_getfd 5.6, process_madvise 5.10, process_mrelease 5.15: ENOSYS;

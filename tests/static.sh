@@ -5,8 +5,9 @@
 # needs in order (section 3: ATTRIBUTES with MT-Safe and AS-Safe), every
 # public function has its page, <libpidfd.h> compiles everywhere it should
 # (tests/header.sh), every file says its copyright and license (reuse
-# lint), and the package installs and builds a user's program
-# (install-check).
+# lint) and the one its directory is promised, every page and NEWS and
+# debian/changelog say the Makefile's version, and the package installs
+# and builds a user's program (install-check).
 #   tests/static.sh BUILD_DIR
 # The last line is "# static: N passed, N failed".
 set -u
@@ -143,6 +144,104 @@ block_check() {
 }
 block_check
 result $? "generated blocks: written only when out of date; header version is the Makefile's"
+
+# Every file's SPDX line is the license COPYING's table gives its
+# directory (the longest path it names), else REUSE.toml's default for
+# every path ("**"); REUSE.toml's license for the library's manual pages
+# is the library's. reuse lint accepts any valid license, so it cannot
+# see a file that lost an option in a merge: this does.
+tree_files() {
+	if git -C "$here" rev-parse --git-dir > /dev/null 2>&1; then
+		git -C "$here" ls-files
+	else
+		(cd "$here" && find . -path ./.git -prune -o -path ./build -prune -o \
+			-path ./debian/build -prune -o -type f -print | sed 's|^\./||')
+	fi
+}
+# "PATH LICENSE" a line, from COPYING's table: an entry starts in column
+# 3 with its license, ends at a blank line, and names paths in brackets.
+copying_table() {
+	awk '/^  [A-Za-z]/ { lic = $0; sub(/^  /, "", lic); sub(/   .*/, "", lic) }
+	     /^$/ { lic = "" }
+	     lic != "" {
+		s = $0
+		while (match(s, /\([a-z]+\/[^)]*\)/)) {
+			print substr(s, RSTART + 1, RLENGTH - 2), lic
+			s = substr(s, RSTART + RLENGTH)
+		}
+	     }' "$here/COPYING"
+}
+# The license of REUSE.toml's annotation whose path list starts with $1.
+reuse_license() { # first path of the annotation, quoted as in the file
+	awk -v p="$1" 'index($0, "path = " p) == 1 || index($0, "path = [" p) == 1 { on = 1 }
+		on && /^SPDX-License-Identifier/ { sub(/^[^"]*"/, ""); sub(/".*/, ""); print; exit }' \
+		"$here/REUSE.toml"
+}
+spdx_check() {
+	table=$(copying_table)
+	default=$(reuse_license '"**"')
+	lib=$(echo "$table" | awk '$1 == "src/" { $1 = ""; sub(/^ /, ""); print }')
+	r=0
+	[ -n "$default" ] && [ -n "$lib" ] || { echo "# COPYING or REUSE.toml unreadable"; return 1; }
+	man=$(reuse_license '"man/libpidfd.7"')
+	[ "$man" = "$lib" ] ||
+		{ echo "# REUSE.toml gives the library's pages $man, COPYING $lib"; r=1; }
+	for f in $(tree_files); do
+		want=$default
+		best=0
+		while read -r dir lic; do
+			case $f in "$dir"*)
+				[ ${#dir} -gt $best ] && { best=${#dir}; want=$lic; } ;;
+			esac
+		done <<-EOF
+		$table
+		EOF
+		got=$(head -n 3 "$here/$f" 2>/dev/null | sed -n 's/.*SPDX-License-Identifier: *\(.*[^ /*]\)[ /*]*$/\1/p' | head -n 1)
+		case $f in src/*.[ch]|include/*.h|compat/*.c|examples/*.c)
+			[ -n "$got" ] || { echo "# $f: no SPDX-License-Identifier line"; r=1; } ;;
+		esac
+		[ -z "$got" ] || [ "$got" = "$want" ] ||
+			{ echo "# $f: $got, where COPYING and REUSE.toml say $want"; r=1; }
+	done
+	return $r
+}
+spdx_check
+result $? "every file's SPDX line is its directory's license (COPYING, REUSE.toml)"
+
+# Every manual page's version (.TH's fourth field) is the Makefile's.
+man_versions() {
+	v=$(sed -n 's/^VERSION *:= *//p' "$here/Makefile")
+	r=0
+	for page in "$here"/man/*.[137]; do
+		[ -L "$page" ] && continue
+		got=$(sed -n '1,/^\.TH/s/^\.TH [^ ]* [^ ]* [^ ]* "\([^"]*\)".*/\1/p' "$page")
+		[ "$got" = "libpidfd-$v" ] ||
+			{ echo "# man/${page##*/}: \"$got\", the Makefile's is libpidfd-$v"; r=1; }
+	done
+	return $r
+}
+man_versions
+result $? "every manual page says the Makefile's version"
+
+# NEWS and debian/changelog tell the same story of the Makefile's
+# version: "(unreleased)" in NEWS is UNRELEASED in the changelog, a
+# release date in NEWS is a changelog entry for a real distribution.
+news_changelog() {
+	v=$(sed -n 's/^VERSION *:= *//p' "$here/Makefile")
+	news=$(grep -m 1 -E '^[0-9]+\.[0-9]+\.[0-9]+ \(' "$here/NEWS")
+	deb=$(sed -n '1s/^[^ ]* (\([^)]*\)) \([^;]*\);.*/\1 \2/p' "$here/debian/changelog")
+	r=0
+	[ "${news%% *}" = "$v" ] || { echo "# NEWS's newest entry is ${news%% *}, the Makefile's $v"; r=1; }
+	[ "${deb%%[- ]*}" = "$v" ] || { echo "# debian/changelog's newest entry is ${deb%% *}, the Makefile's $v"; r=1; }
+	case "$news/${deb#* }" in
+	*"(unreleased)/UNRELEASED") ;;
+	*"(unreleased)/"*) echo "# NEWS: $v unreleased; debian/changelog: uploaded to ${deb#* }"; r=1 ;;
+	*/UNRELEASED) echo "# NEWS: $news; debian/changelog: UNRELEASED"; r=1 ;;
+	esac
+	return $r
+}
+news_changelog
+result $? "NEWS and debian/changelog agree on the Makefile's version and its release"
 
 # <libpidfd.h> in every language standard, include order and kernel header set.
 out=$("$here/tests/header.sh" 2>&1)

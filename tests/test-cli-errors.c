@@ -8,6 +8,7 @@
 #include <sys/mount.h>
 
 #include "cli.h"
+#include "util.h"
 
 /* In the tool's process: /dev/full on its stdout, /dev/null on fd 3. */
 static void open_onto(const char *path, int flags, int target)
@@ -77,6 +78,50 @@ TEST(fd_not_a_pidfd_says_so)
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "fd:1000"), 1);
 	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open fd:1000: not an open file "
 			 "descriptor\n"), 0);
+}
+
+/* The tool starts with nothing open past stderr (3>&- 4>&- ...). */
+static void close_above_stderr(char **argv, void *arg)
+{
+	(void)argv;
+	(void)arg;
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+}
+
+/*
+ * "fd:N" names only what the caller passed: a number free at startup is
+ * not open, though by the time it is looked at the tool itself may hold a
+ * descriptor there (the pidfd of an earlier operand, its /proc).
+ */
+TEST(fd_closed_at_startup_is_not_the_tools_own)
+{
+	static const char not_open[] = "pidfd: cannot open fd:3: not an open "
+				       "file descriptor\n";
+	struct cli_out o;
+	char pid[16];
+	int fd;
+
+	snprintf(pid, sizeof(pid), "%d", util_zombie(0, &fd));
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", pid, "fd:3", NULL },
+			      close_above_stderr, NULL), 1);
+	ASSERT_EQ(strcmp(o.err, not_open), 0);
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "kill", "-s", "0", pid,
+					      "fd:3", NULL },
+			      close_above_stderr, NULL), 1);
+	ASSERT_EQ(strcmp(o.err, not_open), 0);
+	for (int n = 3; n <= 6; n++) {
+		char arg[16], want[80];
+
+		snprintf(arg, sizeof(arg), "fd:%d", n);
+		snprintf(want, sizeof(want), "pidfd: cannot open %s: not an open "
+			 "file descriptor\n", arg);
+		ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", pid, arg,
+						      NULL },
+				      close_above_stderr, NULL), 1);
+		ASSERT_TRUE(strstr(o.err, want) != NULL);
+	}
+	util_kill_reap(fd);
 }
 
 /*

@@ -28,7 +28,8 @@
 #define WANT (PIDFD_INFO_CGROUPID)
 
 /*
- * Bits the paths may legitimately differ in (see README): dumpability of
+ * Bits the paths may legitimately differ in (docs/architecture.md,
+ * "What the emulation can and cannot know"): dumpability of
  * another process is known to the kernel only, and the emulation looks the
  * cgroup up only when asked.
  */

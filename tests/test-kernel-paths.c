@@ -94,6 +94,7 @@ TEST(without_proc_exactly_the_native_paths_answer)
 	struct stat uts, got;
 	int fd, tfd, ns;
 
+	REQUIRE_PRIVILEGE("hides /proc in a mount namespace of its own");
 	ASSERT_EQ(stat("/proc/self/ns/uts", &uts), 0);
 	fd = libpidfd_open(getpid(), 0);
 	ASSERT_GE(fd, 0);

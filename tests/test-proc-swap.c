@@ -193,6 +193,7 @@ static void in_staged_pidns(void (*fn)(void))
 	int status;
 	pid_t pid;
 
+	REQUIRE_PRIVILEGE("creates a pid namespace");
 	snprintf(g_stage, sizeof(g_stage), "/tmp/libpidfd-swap-%d", (int)getpid());
 	ASSERT_EQ(unshare(CLONE_NEWPID), 0);
 	pid = fork();
