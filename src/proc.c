@@ -13,6 +13,7 @@
  */
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -506,6 +507,25 @@ int lpfd_proc_fd_errno(int fd, int err)
  * our own /proc descriptor, which took the lowest free number.
  */
 /*
+ * Whether a pidfd names the calling thread: the kernel takes a siginfo of
+ * the caller's own making (si_code >= 0) only for a signal to itself
+ * (pidfd_send_signal: "Only allow sending arbitrary signals to yourself",
+ * the pidfd's pid against task_pid(current)), and signal 0 sends nothing.
+ * Before 6.9 every pidfd names a thread-group leader: from the leader this
+ * tells its own process, exactly; from another thread, never.
+ */
+static bool pidfd_is_calling_leader(int fd)
+{
+	siginfo_t si;
+
+	if (lpfd_sys_gettid() != lpfd_sys_getpid())
+		return false;
+	memset(&si, 0, sizeof(si));
+	si.si_code = SI_USER;
+	return lpfd_sys_pidfd_send_signal(fd, 0, &si, 0) == 0;
+}
+
+/*
  * Before Linux 5.14 (7bc3fa0172a4 "procfs: allow reading fdinfo with
  * PTRACE_MODE_READ") the fdinfo directory is mode 0500, owned by root
  * while its process is not dumpable (it changed its ids, or
@@ -513,9 +533,11 @@ int lpfd_proc_fd_errno(int fd, int err)
  * its own, and nothing else gives a pidfd's pid there. What can still be
  * known is: the fd directory lets the own thread group in
  * (proc_fd_permission), its link tells a pidfd ("anon_inode:[pidfd]")
- * from other files, and a reaped process answers signal 0 with ESRCH.
- * For a pidfd of a process that is still there, EACCES, as /proc
- * answers for one hidden by hidepid; never ESRCH.
+ * from other files, a reaped process answers signal 0 with ESRCH, and a
+ * pidfd of the caller's own process, asked from its leader, is known by
+ * the signal above (the fdinfo would say getpid()). For a pidfd of
+ * another process that is still there, EACCES, as /proc answers for one
+ * hidden by hidepid; never ESRCH.
  */
 static int fdinfo_refused(int fd, struct lpfd_fdinfo *out)
 {
@@ -534,10 +556,13 @@ static int fdinfo_refused(int fd, struct lpfd_fdinfo *out)
 		return -EACCES;
 	if (n != (ssize_t)sizeof(pidfd) - 1 || memcmp(link, pidfd, (size_t)n))
 		return 0; /* not a pidfd: the caller gives the kernel's answer */
-	if (lpfd_sys_pidfd_send_signal(fd, 0, NULL, 0) != -ESRCH)
-		return -EACCES;
 	out->is_pidfd = true;
-	out->pid = -1; /* reaped, as the fdinfo says from 5.5 on */
+	if (lpfd_sys_pidfd_send_signal(fd, 0, NULL, 0) == -ESRCH)
+		out->pid = -1; /* reaped, as the fdinfo says from 5.5 on */
+	else if (pidfd_is_calling_leader(fd))
+		out->pid = lpfd_sys_getpid();
+	else
+		return -EACCES;
 	return 0;
 }
 

@@ -79,30 +79,12 @@ for suite in ${CHECK_UML_SUITES-bullseye bookworm trixie sid}; do
 done
 # Every system call of a user-mode-linux guest is a round trip through the
 # host's ptrace: the guest's tests get three times the host's time.
-# Under bullseye's 5.10 three tests fail for the host's programs, which
-# are bookworm's and newer than that kernel, not for the library: tail(1)
-# of coreutils 9 fails to write to a pipe there ("error writing standard
-# output"), and so do the pipelines of test-cli-docs and clang's build in
-# test-header. They run in every other kernel; the rest run in 5.10 too.
-uml_tests() { # suite: the RUN_TESTS for it, or nothing for all
-	[ "$1" = bullseye ] || return 0
-	for t in "$here"/test-*.c; do
-		t=$(basename "$t" .c)
-		case " test-cli-docs test-header test-compat " in
-		*" $t "*) ;;
-		*) printf '%s ' "$t" ;;
-		esac
-	done
-}
 for k in $umls; do
 	suite=${k%%:*} label=${k#*:} bin=${k##*:}
 	label=${label%%:*}
-	only=$(uml_tests "$suite")
-	[ -n "$only" ] && echo "# uml-$label: test-cli-docs, test-header and" \
-		"test-compat left to the other kernels (bookworm's tools on 5.10)"
 	run_mode env UML="$bin" "$here/uml.sh" \
 		env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
-		RUN_TESTS="$only" RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
+		RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
 	"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
 done
 # make stress repeats the kernel runs above, and only them.
@@ -166,7 +148,6 @@ for k in $umls; do
 	[ "$suite" = trixie ] && continue
 	sanitized "ubsan-uml-$label" "$build/ubsan" "$ubsan" \
 		env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=5 \
-		RUN_TESTS="$(uml_tests "$suite")" \
 		RUN_LABEL="ubsan-uml-$label" "$here/run.sh" "$build/ubsan" uml
 done
 

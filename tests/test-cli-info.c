@@ -278,7 +278,9 @@ TEST(parse_stat_and_cmdline)
 	ASSERT_EQ(strcmp(st.comm, "a b) (c"), 0);
 	ASSERT_EQ(st.state, 'Z');
 	ASSERT_EQ(st.start, 123456);
-	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START);
+	ASSERT_EQ(st.flags, 5); /* field 9 */
+	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START |
+			   LPFD_STAT_FLAGS);
 	ASSERT_EQ(lpfd_parse_stat(cut, sizeof(cut) - 1, &st), 0);
 	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE);
 	ASSERT_EQ(lpfd_parse_stat("42 x) S", 7, &st), -ENOENT);

@@ -145,19 +145,6 @@ static long call(int i, struct pidfd_info *info)
 	}
 }
 
-/*
- * Whether this process may not read its own fdinfo: a process that is not
- * dumpable, and not root, before Linux 5.14. Asked of the kernel, by
- * behaviour, never by its version.
- */
-static bool own_fdinfo_refused(void)
-{
-	int fd = open("/proc/thread-self/fdinfo/0", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0)
-		close(fd);
-	return fd < 0 && errno == EACCES;
-}
 
 /* Both paths, NCALLS calls each, into out[2 * NCALLS]. */
 static void run_table(struct result *out)
@@ -206,7 +193,7 @@ static void run_sandboxed(const struct sandbox *sb, struct result *out)
 		}
 		if (sb->rules)
 			install_filter(sb->rules, sb->nrules);
-		*(bool *)&out[2 * NCALLS] = own_fdinfo_refused();
+		*(bool *)&out[2 * NCALLS] = util_own_fdinfo_refused();
 		run_table(out);
 		fflush(stdout);
 		_exit(0);
