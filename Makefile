@@ -21,7 +21,7 @@ endif
 
 # The one version: the soname's major, libpidfd.pc, pidfd --version and the
 # header's LIBPIDFD_VERSION_* come from here (docs/releasing.md).
-VERSION    := 0.2.0
+VERSION    := 0.3.0
 SOVERSION  := 0
 
 # A block of a committed source file that make writes: the file stays
@@ -84,7 +84,12 @@ CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -DLIBPIDFD_VERSION_STRING=\"$(VERSION)\"
 CFLAGS_ALL := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
-LIB_SRCS   := $(sort $(wildcard src/*.c))
+# lib/: code shared by the library, the tool, the tests and the fuzzers,
+# part of no ABI (as util-linux's lib/). lib/parse.c is the library's too;
+# the rest is the tool's and enters no libpidfd.so.
+SHARED_SRCS := lib/parse.c
+TOOL_LIB_SRCS := $(filter-out $(SHARED_SRCS),$(sort $(wildcard lib/*.c)))
+LIB_SRCS   := $(sort $(wildcard src/*.c)) $(SHARED_SRCS)
 LIB_OBJS   := $(LIB_SRCS:%.c=$(O)/%.o)
 LIB_SO     := $(O)/libpidfd.so.$(VERSION)
 LIB_A      := $(O)/libpidfd.a
@@ -116,7 +121,11 @@ all: lib cli compat examples
 lib: $(LIB_SO) $(O)/libpidfd.so.$(SOVERSION) $(O)/libpidfd.so $(LIB_A) \
 	$(O)/libpidfd.pc
 
-$(O)/src/%.o: src/%.c src/*.h include/libpidfd.h
+$(O)/src/%.o: src/%.c src/*.h lib/*.h include/libpidfd.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LIB_CFLAGS) -c -o $@ $<
+
+$(O)/lib/%.o: lib/%.c lib/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LIB_CFLAGS) -c -o $@ $<
 
@@ -142,6 +151,7 @@ PC_SED = sed -e 's|@PREFIX@|$(prefix)|' \
 	     -e 's|@VERSION@|$(VERSION)|'
 
 $(O)/libpidfd.pc: libpidfd.pc.in Makefile
+	@mkdir -p $(dir $@)
 	$(PC_SED) $< > $@
 
 # The LD_PRELOAD shim carries the library's objects inside it, every
@@ -160,10 +170,14 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
 
 cli: $(CLI)
 
-# -Isrc: the tool reads /proc through the library's own fuzzed parsers.
-$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) include/libpidfd.h src/internal.h $(LIB_A)
+# The tool is a program of the public header: <libpidfd.h> and lib/'s
+# parsers, no src/ header (what it reads of /proc comes through
+# libpidfd_proc_open()). The shared parsers come from libpidfd.a.
+$(CLI): $(CLI_SRCS) $(TOOL_LIB_SRCS) $(wildcard cli/*.h) lib/*.h \
+		include/libpidfd.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(LIB_A) $(LDFLAGS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(TOOL_LIB_SRCS) \
+		$(LIB_A) $(LDFLAGS)
 
 examples: $(EXAMPLES)
 
@@ -185,10 +199,10 @@ $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
 $(O)/tests/test-examples: $(EXAMPLES)
 $(filter $(O)/tests/test-cli-%,$(TESTS)): $(CLI)
 
-$(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A)
+$(O)/tests/%: tests/%.c $(TEST_HARNESS) $(TOOL_LIB_SRCS) $(wildcard tests/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(TEST_HARNESS) \
-		$(LIB_A) -lpthread $(LDFLAGS)
+		$(TOOL_LIB_SRCS) $(LIB_A) -lpthread $(LDFLAGS)
 
 # make bench: the main table (bench/table/, one file per thing measured)
 # and every bench/*.c, each its own program, linked like the tests (static
@@ -224,11 +238,11 @@ FUZZ_PARSERS := fdinfo status cgroup mountinfo int stat cmdline
 FUZZERS      := $(FUZZ_PARSERS:%=$(O)/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 300
 
-$(O)/fuzz/fuzz-%: tests/fuzz/fuzz.c src/parse.c src/*.h include/libpidfd.h
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz.c lib/*.c lib/*.h src/*.h include/libpidfd.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS_ALL) -Isrc -DFUZZ_$* -std=gnu11 $(WARN) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ tests/fuzz/fuzz.c src/parse.c
+		-o $@ tests/fuzz/fuzz.c lib/*.c
 
 fuzzers: $(FUZZERS)
 

@@ -46,20 +46,13 @@ struct op {
 	const char *emulation; /* how the library does it without, or NULL */
 };
 
-#define OP(n, k, e) { #n, offsetof(struct libpidfd_features, n), k, e }
+/* The library's own list of operations. */
 static const struct op ops[] = {
-	OP(open, LIBPIDFD_KERNEL_PIDFD_OPEN, NULL),
-	OP(get_info, LIBPIDFD_KERNEL_GET_INFO, "reads /proc"),
-	OP(getpid, LIBPIDFD_KERNEL_GET_INFO, "reads /proc/self/fdinfo"),
-	OP(send_signal, LIBPIDFD_KERNEL_SEND_SIGNAL, NULL),
-	OP(getfd, LIBPIDFD_KERNEL_GETFD, NULL),
-	OP(process_madvise, LIBPIDFD_KERNEL_PROCESS_MADVISE, NULL),
-	OP(process_mrelease, LIBPIDFD_KERNEL_PROCESS_MRELEASE, NULL),
-	OP(waitid, LIBPIDFD_KERNEL_WAITID_PIDFD, NULL),
-	OP(get_namespace, LIBPIDFD_KERNEL_NS_IOCTLS, "opens /proc/<pid>/ns"),
-	OP(self_sentinels, LIBPIDFD_KERNEL_SELF_SENTINELS,
-	   "opens a pidfd for the caller"),
-	OP(thread_pidfds, LIBPIDFD_KERNEL_PIDFD_THREAD, NULL),
+#define OP(field, feat, without, how)                                          \
+	{ #field, offsetof(struct libpidfd_features, field),                    \
+	  LIBPIDFD_KERNEL_##feat, how },
+	LPFD_OPERATIONS(OP)
+#undef OP
 };
 
 static const struct kfeature *kfeature(uint64_t bit)

@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "../lib/parse.h"
 #include "pidfd.h"
 
 #define INFO_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP | \
@@ -28,12 +29,13 @@
 
 struct proc {
 	struct pidfd_info info;
-	/* From /proc, each shown only if confirmed (and its bit set). */
-	bool confirmed;
+	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
-	bool have_args, have_cgroup;
+	bool have_args, have_cgroup, have_exe, have_cwd;
 	char args[4096];
 	char cgroup[LPFD_PATH_MAX];
+	char exe[PATH_MAX];
+	char cwd[PATH_MAX];
 };
 
 /* What a field needs beyond the basic request. */
@@ -41,6 +43,8 @@ struct proc {
 #define NEED_STAT     (1u << 1) /* /proc/<pid>/stat */
 #define NEED_ARGS     (1u << 2) /* /proc/<pid>/cmdline */
 #define NEED_CGROUP   (1u << 3) /* /proc/<pid>/cgroup */
+#define NEED_EXE      (1u << 4) /* /proc/<pid>/exe */
+#define NEED_CWD      (1u << 5) /* /proc/<pid>/cwd */
 
 enum ftype { F_NUM, F_STR };
 
@@ -152,9 +156,23 @@ NAME_FIELD(fsgroup, fsgid, group_name)
 
 static bool get_cgroup(const struct proc *p, char *b, size_t n)
 {
-	if (p->confirmed && p->have_cgroup)
+	if (p->have_cgroup)
 		snprintf(b, n, "%s", p->cgroup);
-	return p->confirmed && p->have_cgroup;
+	return p->have_cgroup;
+}
+
+static bool get_exe(const struct proc *p, char *b, size_t n)
+{
+	if (p->have_exe)
+		snprintf(b, n, "%s", p->exe);
+	return p->have_exe;
+}
+
+static bool get_cwd(const struct proc *p, char *b, size_t n)
+{
+	if (p->have_cwd)
+		snprintf(b, n, "%s", p->cwd);
+	return p->have_cwd;
 }
 
 static bool get_exit(const struct proc *p, char *b, size_t n)
@@ -207,7 +225,7 @@ static bool get_coredumpsig(const struct proc *p, char *b, size_t n)
 
 static bool stat_has(const struct proc *p, unsigned int bit)
 {
-	return p->confirmed && (p->stat.have & bit);
+	return (p->stat.have & bit);
 }
 
 static bool get_comm(const struct proc *p, char *b, size_t n)
@@ -220,7 +238,7 @@ static bool get_comm(const struct proc *p, char *b, size_t n)
 /* As ps: the command name in brackets where there are no arguments. */
 static bool get_args(const struct proc *p, char *b, size_t n)
 {
-	if (p->confirmed && p->have_args)
+	if (p->have_args)
 		snprintf(b, n, "%s", p->args);
 	else if (stat_has(p, LPFD_STAT_COMM))
 		snprintf(b, n, "[%s]", p->stat.comm);
@@ -310,6 +328,8 @@ static const struct field fields[] = {
 	  NEED_STAT | NEED_ARGS },
 	{ "STATE", F_STR, "state: R, S, D, Z, T, ...", get_state, NEED_STAT },
 	{ "START", F_STR, "start time", get_start, NEED_STAT },
+	{ "EXE", F_STR, "executable file", get_exe, NEED_EXE },
+	{ "CWD", F_STR, "working directory", get_cwd, NEED_CWD },
 	{ "EXIT", F_STR, "how it ended, once reaped", get_exit, 0 },
 	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
 	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump, 0 },
@@ -379,26 +399,24 @@ static void columns_parse(struct columns *c, const char *list, bool json)
  */
 
 /*
- * What /proc adds, read by the pid that the pidfd gave, and kept only if
- * the pidfd still names an unreaped process afterwards: then that pid was
- * its own all along, never a recycled one.
+ * What /proc adds, each read through the pidfd (libpidfd_proc_open()):
+ * the process's own, or nothing once it is reaped, never a recycled
+ * pid's.
  */
 static void read_proc(const struct target *t, unsigned int need,
 		      struct proc *p)
 {
-	pid_t pid = has(p, PIDFD_INFO_PID) ? (pid_t)p->info.pid : 0;
-
-	if (pid <= 0 || !(need & (NEED_STAT | NEED_ARGS | NEED_CGROUP)) ||
-	    !procfs_ours())
-		return;
-	if ((need & NEED_STAT) && !procfs_stat(pid, &p->stat))
+	if ((need & NEED_STAT) && !procfs_stat(t->fd, &p->stat))
 		p->stat.have = 0;
 	p->have_args = (need & NEED_ARGS) &&
-		       procfs_args(pid, p->args, sizeof(p->args));
+		       procfs_args(t->fd, p->args, sizeof(p->args));
 	p->have_cgroup = (need & NEED_CGROUP) && has(p, PIDFD_INFO_CGROUPID) &&
-			 procfs_cgroup(pid, p->info.cgroupid, p->cgroup,
+			 procfs_cgroup(t->fd, p->info.cgroupid, p->cgroup,
 				       sizeof(p->cgroup));
-	p->confirmed = t->self || lpfd_pidfd_unreaped(t->fd) == 1;
+	p->have_exe = (need & NEED_EXE) &&
+		      procfs_link(t->fd, "exe", p->exe, sizeof(p->exe));
+	p->have_cwd = (need & NEED_CWD) &&
+		      procfs_link(t->fd, "cwd", p->cwd, sizeof(p->cwd));
 }
 
 /* 0, or -errno from libpidfd_get_info(). */
@@ -518,7 +536,7 @@ static void all(struct info_ctx *x)
 	DIR *dir;
 
 	/* A /proc of another pid namespace would list its pids, not ours. */
-	if (!procfs_ours() || !(dir = opendir("/proc"))) {
+	if (!(dir = procfs_list())) {
 		fprintf(stderr, "pidfd: info: cannot list processes: %s\n",
 			proc_trouble() ?: strerror(errno ? errno : ENOSYS));
 		x->rc = EXIT_FAILURE;

@@ -131,15 +131,21 @@ void common_option(int c) __attribute__((noreturn));
 void info_list_fields(FILE *f);
 
 /*
- * /proc beyond libpidfd_get_info() (cli/procfs.c): true where read and
- * well-formed. The caller must confirm afterwards that its pidfd still
- * names an unreaped process.
+ * /proc beyond libpidfd_get_info() (cli/procfs.c), through the pidfd (or
+ * PIDFD_SELF_PROCESS): true where read and well-formed, and then the
+ * process's own, never a recycled pid's.
  */
 struct lpfd_stat;
-bool procfs_ours(void);
-bool procfs_stat(pid_t pid, struct lpfd_stat *st);
-bool procfs_args(pid_t pid, char *out, size_t size);
-bool procfs_cgroup(pid_t pid, uint64_t id, char *out, size_t size);
+#include <dirent.h>
+/* 0 where /proc is a procfs of our pid namespace, else -errno (ENOSYS). */
+int procfs_check(void);
+/* That procfs's root, to list the processes, or NULL with errno. */
+DIR *procfs_list(void);
+bool procfs_stat(int pidfd, struct lpfd_stat *st);
+bool procfs_args(int pidfd, char *out, size_t size);
+bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size);
+/* A link of the process's directory ("exe", "cwd"), NUL-terminated. */
+bool procfs_link(int pidfd, const char *name, char *out, size_t size);
 
 int cmd_info(int argc, char **argv);
 int cmd_wait(int argc, char **argv);

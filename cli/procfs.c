@@ -1,76 +1,90 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What pidfd info reads of /proc beyond libpidfd_get_info(): the command
- * name, state, start time, arguments and cgroup path. Through the
- * library's procfs-checked readers and its fuzzed parsers, and only where
- * /proc is our own pid namespace's. The caller then confirms that its
- * pidfd still names an unreaped process: only then can the pid not have
- * been recycled while /proc was read.
+ * name, state, start time, arguments, cgroup path, executable and working
+ * directory. Every file of a process's directory comes through
+ * libpidfd_proc_open() or libpidfd_proc_readlink() on the target's pidfd,
+ * so each answer is that process's own or none, never a recycled pid's.
+ * Only the list of processes (info --all) lies outside a directory: it is
+ * read from the procfs root of our own directory, the same proven procfs.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "../lib/parse.h"
 #include "pidfd.h"
 
-/*
- * One procfs instance for the whole run, proven to be our pid namespace's
- * by the library (the tool may keep a descriptor; the library may not).
- * Kept open, it closes each file as soon as it is read.
- */
-static struct lpfd_proc *procfs(void)
+/* A process's file read whole (up to size - 1 bytes): its length, or -1. */
+static ssize_t read_file(int pidfd, const char *name, char *buf, size_t size)
 {
-	static struct lpfd_proc p = { .dir = -1, .held = -1 };
-	static int r = 1;
+	int fd = libpidfd_proc_open(pidfd, name, O_RDONLY);
+	size_t len = 0;
+	ssize_t n = 0;
 
-	if (r > 0) {
-		r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
-		p.hold_last = false;
-		lpfd_proc_release(&p); /* what the proof read */
-	}
-	return r == 0 ? &p : NULL;
+	if (fd < 0)
+		return -1;
+	while (len + 1 < size &&
+	       (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	return n < 0 ? -1 : (ssize_t)len;
 }
 
-bool procfs_ours(void)
+int procfs_check(void)
 {
-	return procfs() != NULL;
+	int fd = libpidfd_proc_open(PIDFD_SELF_PROCESS, "", O_PATH | O_DIRECTORY);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
 }
 
-bool procfs_stat(pid_t pid, struct lpfd_stat *st)
+/* The procfs root of our own proven directory: its parent. */
+DIR *procfs_list(void)
 {
-	char path[48], buf[2048];
-	ssize_t n;
+	int self = libpidfd_proc_open(PIDFD_SELF_PROCESS, "", O_PATH | O_DIRECTORY);
+	int root = self < 0 ? -1 :
+		   openat(self, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = root < 0 ? NULL : fdopendir(root);
 
-	if (!procfs())
-		return false;
-	lpfd_proc_path(path, sizeof(path), "", pid, "/stat");
-	n = lpfd_proc_read(procfs(), path, buf, sizeof(buf));
+	if (self >= 0)
+		close(self);
+	if (!d && root >= 0)
+		close(root);
+	return d;
+}
+
+bool procfs_stat(int pidfd, struct lpfd_stat *st)
+{
+	char buf[2048];
+	ssize_t n = read_file(pidfd, "stat", buf, sizeof(buf));
+
 	return n > 0 && lpfd_parse_stat(buf, (size_t)n, st) == 0;
 }
 
-/*
- * The first size bytes of the arguments: unlike the readers for files of
- * lines, this keeps a cut argument list rather than dropping it whole.
- */
-bool procfs_args(pid_t pid, char *out, size_t size)
+/* The first size bytes of the arguments: a cut list rather than none. */
+bool procfs_args(int pidfd, char *out, size_t size)
 {
-	char path[48], buf[4096];
-	ssize_t n = -1;
-	size_t len = 0;
-	int fd;
+	char buf[4096];
+	ssize_t n = read_file(pidfd, "cmdline", buf, sizeof(buf));
 
-	if (!procfs())
+	return n >= 0 && lpfd_parse_cmdline(buf, (size_t)n, out, size) > 0;
+}
+
+bool procfs_link(int pidfd, const char *name, char *out, size_t size)
+{
+	ssize_t n = libpidfd_proc_readlink(pidfd, name, out, size - 1);
+
+	if (n < 0)
 		return false;
-	lpfd_proc_path(path, sizeof(path), "", pid, "/cmdline");
-	fd = lpfd_proc_openat(procfs(), path, O_RDONLY);
-	if (fd < 0)
-		return false;
-	while (len < sizeof(buf) &&
-	       (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	return n >= 0 && lpfd_parse_cmdline(buf, len, out, size) > 0;
+	out[n] = '\0';
+	return true;
 }
 
 struct cgroup2_mount {
@@ -79,31 +93,42 @@ struct cgroup2_mount {
 	bool found;
 };
 
-static int take_cgroup2(char *line, size_t len, void *ctx)
-{
-	struct cgroup2_mount *m = ctx;
-	struct lpfd_mountinfo mi;
-
-	if (lpfd_parse_mountinfo_line(line, len, &mi) < 0 ||
-	    strlen(mi.root) >= sizeof(m->root) || strlen(mi.mnt) >= sizeof(m->mnt))
-		return 0;
-	strcpy(m->root, mi.root);
-	strcpy(m->mnt, mi.mnt);
-	m->found = true;
-	return 1;
-}
-
-/* The first cgroup2 mount, looked up once a run. */
+/* The first cgroup2 mount of our own mountinfo, looked up once a run. */
 static const struct cgroup2_mount *cgroup2_mount(void)
 {
 	static struct cgroup2_mount m;
 	static bool looked;
-	char chunk[4096];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+	int fd;
 
-	if (!looked && procfs())
-		lpfd_proc_for_each_line(procfs(), "self/mountinfo", chunk,
-					sizeof(chunk), take_cgroup2, &m);
+	if (looked)
+		return m.found ? &m : NULL;
 	looked = true;
+	fd = libpidfd_proc_open(PIDFD_SELF_PROCESS, "mountinfo", O_RDONLY);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while (!m.found && (len = getline(&line, &cap, f)) > 0) {
+		struct lpfd_mountinfo mi;
+
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (lpfd_parse_mountinfo_line(line, (size_t)len, &mi) < 0 ||
+		    strlen(mi.root) >= sizeof(m.root) ||
+		    strlen(mi.mnt) >= sizeof(m.mnt))
+			continue;
+		strcpy(m.root, mi.root);
+		strcpy(m.mnt, mi.mnt);
+		m.found = true;
+	}
+	free(line);
+	fclose(f);
 	return m.found ? &m : NULL;
 }
 
@@ -124,22 +149,18 @@ static bool cgroup_id_of(const char *dir, uint64_t *id)
 }
 
 /*
- * The cgroup2 path that /proc/<pid>/cgroup names, kept only if the
- * directory it names through the cgroup2 mount has the very id the pidfd
- * gave: a moved process never shows a wrong one.
+ * The cgroup2 path of the process, kept only if the directory it names
+ * through the cgroup2 mount has the very id the pidfd gave: a moved
+ * process never shows a wrong one.
  */
-bool procfs_cgroup(pid_t pid, uint64_t id, char *out, size_t size)
+bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size)
 {
-	char path[48], buf[4096], rel[LPFD_PATH_MAX], dir[2 * LPFD_PATH_MAX];
+	char buf[4096], rel[LPFD_PATH_MAX], dir[2 * LPFD_PATH_MAX];
 	const struct cgroup2_mount *m = cgroup2_mount();
+	ssize_t n = read_file(pidfd, "cgroup", buf, sizeof(buf));
 	size_t rlen;
 	uint64_t dir_id;
-	ssize_t n;
 
-	if (!procfs())
-		return false;
-	lpfd_proc_path(path, sizeof(path), "", pid, "/cgroup");
-	n = lpfd_proc_read(procfs(), path, buf, sizeof(buf));
 	if (!m || n <= 0 || lpfd_parse_cgroup(buf, (size_t)n, rel, sizeof(rel)) < 0)
 		return false;
 	rlen = strcmp(m->root, "/") == 0 ? 0 : strlen(m->root);

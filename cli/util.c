@@ -13,7 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "pidfd.h"
 
 void usage_error(const char *fmt, ...)
@@ -37,12 +36,7 @@ const char *proc_trouble(void)
 {
 	struct statfs sfs;
 
-	struct lpfd_proc p;
-	int r = lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS);
-
-	if (r == 0)
-		lpfd_proc_close(&p);
-	if (r != -ENOSYS)
+	if (procfs_check() != -ENOSYS)
 		return NULL;
 	if (statfs("/proc", &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
 		return "/proc is not mounted (mount -t proc proc /proc)";

@@ -41,10 +41,6 @@
 #include "internal.h"
 #include "syscall.h"
 
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-
 /* The entry points, exported by compat/libpidfd-compat.map and nothing else. */
 #define COMPAT_API __attribute__((visibility("default")))
 
@@ -234,7 +230,7 @@ static long ns_ioctl(int fd, unsigned int cmd, unsigned long arg)
 		return COMPAT_REAL;
 	if (arg)
 		return ns_with_arg(fd);
-	if (lpfd_native(LPFD_FEAT_NS_IOCTLS) > 0)
+	if (lpfd_surely_native(LPFD_FEAT_NS_IOCTLS))
 		return COMPAT_REAL;
 	r = libpidfd_get_namespace(fd, cmd);
 	return r < 0 ? -errno : r;
@@ -278,9 +274,9 @@ COMPAT_API int ioctl(int fd, unsigned long request, ...)
  */
 static bool waitid_ours(int pidfd)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	return lpfd_route_is_self(&r) || lpfd_native(LPFD_FEAT_WAITID_PIDFD) <= 0;
+	return lpfd_route_is_self(&t) || !lpfd_surely_native(LPFD_FEAT_WAITID_PIDFD);
 }
 
 COMPAT_API int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)

@@ -146,10 +146,6 @@ static int cgroup_handle(const char *path, uint64_t *id, int *mnt_id)
  * The same with the mount's never-reused id, where the kernel gives it
  * (AT_HANDLE_MNT_ID_UNIQUE, Linux 6.12); -EINVAL before.
  */
-#ifndef AT_HANDLE_MNT_ID_UNIQUE
-#define AT_HANDLE_MNT_ID_UNIQUE 0x001
-#endif
-
 static int cgroup_handle_unique(const char *path, uint64_t *id,
 				uint64_t *mnt_unique)
 {

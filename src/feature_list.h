@@ -32,4 +32,32 @@
 	X(OPENAT2,          openat2,          "5.6",  0, "openat2(2) RESOLVE_NO_XDEV") \
 	X(CLOSE_RANGE,      close_range,      "5.9",  0, "close_range(2)")
 
+/*
+ * The operations libpidfd_features() reports, in the order of their fields
+ * in struct libpidfd_features (each a __u32 holding an enum
+ * libpidfd_support), from which the library's table, the tool's and the
+ * tests' are made; src/features.c fails the build where the header's
+ * struct and this list disagree, tests/test-features.c where a man page,
+ * a docs table or a kernel record lacks one. Adding an operation is one
+ * line here plus its field at the end of the struct.
+ *
+ *   X(field, the feature that makes it native, what it is without that
+ *     feature (EMULATED or UNAVAILABLE), how the library does it then)
+ */
+#define LPFD_OPERATIONS(X)                                                    \
+	X(open,             PIDFD_OPEN,       UNAVAILABLE, NULL)                \
+	X(get_info,         GET_INFO,         EMULATED,    "reads /proc")       \
+	X(getpid,           GET_INFO,         EMULATED,                         \
+	  "reads /proc/self/fdinfo")                                           \
+	X(send_signal,      SEND_SIGNAL,      UNAVAILABLE, NULL)                \
+	X(getfd,            GETFD,            UNAVAILABLE, NULL)                \
+	X(process_madvise,  PROCESS_MADVISE,  UNAVAILABLE, NULL)                \
+	X(process_mrelease, PROCESS_MRELEASE, UNAVAILABLE, NULL)                \
+	X(waitid,           WAITID_PIDFD,     UNAVAILABLE, NULL)                \
+	X(get_namespace,    NS_IOCTLS,        EMULATED,                         \
+	  "opens /proc/<pid>/ns")                                              \
+	X(self_sentinels,   SELF_SENTINELS,   EMULATED,                         \
+	  "opens a pidfd for the caller")                                      \
+	X(thread_pidfds,    PIDFD_THREAD,     UNAVAILABLE, NULL)
+
 #endif /* LIBPIDFD_FEATURE_LIST_H */

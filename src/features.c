@@ -13,7 +13,7 @@ static uint64_t kernel_mask(void)
 	uint64_t m = 0;
 
 	for (int i = 0; i < LPFD_FEAT_COUNT; i++)
-		if (lpfd_kernel_has((enum lpfd_feature)i) > 0)
+		if (lpfd_surely_has((enum lpfd_feature)i))
 			m |= 1ULL << i;
 	return m;
 }
@@ -22,32 +22,40 @@ static uint64_t kernel_mask(void)
  * Each operation: the kernel feature that makes it native, and what it is
  * without that feature.
  */
-#define OP(field, feat, without)                                               \
-	{ offsetof(struct libpidfd_features, field), LPFD_FEAT_##feat,          \
-	  LIBPIDFD_##without }
 static const struct op {
 	size_t offset;
 	enum lpfd_feature feat;
 	uint32_t without;
 } ops[] = {
-	OP(open, PIDFD_OPEN, UNAVAILABLE),
-	OP(get_info, GET_INFO, EMULATED),
-	OP(getpid, GET_INFO, EMULATED),
-	OP(send_signal, SEND_SIGNAL, UNAVAILABLE),
-	OP(getfd, GETFD, UNAVAILABLE),
-	OP(process_madvise, PROCESS_MADVISE, UNAVAILABLE),
-	OP(process_mrelease, PROCESS_MRELEASE, UNAVAILABLE),
-	OP(waitid, WAITID_PIDFD, UNAVAILABLE),
-	OP(get_namespace, NS_IOCTLS, EMULATED),
-	OP(self_sentinels, SELF_SENTINELS, EMULATED),
-	OP(thread_pidfds, PIDFD_THREAD, UNAVAILABLE),
+#define OP(field, feat, without, how)                                          \
+	{ offsetof(struct libpidfd_features, field), LPFD_FEAT_##feat,          \
+	  LIBPIDFD_##without },
+	LPFD_OPERATIONS(OP)
+#undef OP
 };
+
+/*
+ * The public struct and the list agree: each operation of the list is a
+ * __u32 field of the struct (a misspelt or missing one does not compile),
+ * and the struct has no field beyond them but the three that are no
+ * operation (emulate_forced, info_mask, kernel), wherever a new one was
+ * appended.
+ */
+#define OP_IS_U32(field, feat, without, how)                                   \
+	_Static_assert(sizeof(((struct libpidfd_features *)0)->field) == 4,     \
+		       #field ": not a __u32 of struct libpidfd_features");
+LPFD_OPERATIONS(OP_IS_U32)
+#undef OP_IS_U32
+#define NOT_OPERATIONS (sizeof(__u32) + 2 * sizeof(__u64))
+_Static_assert(sizeof(struct libpidfd_features) ==
+		       ((lpfd_array_size(ops) * 4 + NOT_OPERATIONS + 7) & ~7ul),
+	       "struct libpidfd_features has a field LPFD_OPERATIONS lacks");
 
 static void fill(struct libpidfd_features *f)
 {
 	for (size_t i = 0; i < lpfd_array_size(ops); i++) {
-		uint32_t v = lpfd_native(ops[i].feat) > 0 ? LIBPIDFD_NATIVE :
-							    ops[i].without;
+		uint32_t v = lpfd_surely_native(ops[i].feat) ? LIBPIDFD_NATIVE :
+							   ops[i].without;
 
 		memcpy((char *)f + ops[i].offset, &v, sizeof(v));
 	}

@@ -32,15 +32,15 @@ uint64_t lpfd_info_supported_mask(void)
 	uint64_t m = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
 		     PIDFD_INFO_SUPPORTED_MASK;
 
-	if (lpfd_native(LPFD_FEAT_GET_INFO) <= 0)
+	if (!lpfd_surely_native(LPFD_FEAT_GET_INFO))
 		return m | PIDFD_INFO_COREDUMP; /* the caller's own, emulated */
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_EXIT) > 0)
+	if (lpfd_surely_has(LPFD_FEAT_INFO_EXIT))
 		m |= PIDFD_INFO_EXIT;
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_COREDUMP) > 0)
+	if (lpfd_surely_has(LPFD_FEAT_INFO_COREDUMP))
 		m |= PIDFD_INFO_COREDUMP;
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_SUPPORTED) > 0)
+	if (lpfd_surely_has(LPFD_FEAT_INFO_SUPPORTED))
 		m |= PIDFD_INFO_COREDUMP_SIGNAL;
-	if (lpfd_kernel_has(LPFD_FEAT_INFO_CODE) > 0)
+	if (lpfd_surely_has(LPFD_FEAT_INFO_CODE))
 		m |= PIDFD_INFO_COREDUMP_CODE;
 	return m;
 }
@@ -109,15 +109,6 @@ static int newest_errno(int pidfd, int err)
 }
 
 /*
- * Where the kernel fills or poisons the return-stack predictor on every
- * system call (AMD's SRSO "safe RET", RSB filling), each return into a
- * frame that was live across the syscall mispredicts. The native path
- * therefore makes its ioctl from libpidfd_get_info()'s own frame, as
- * libc's ioctl() does: one such return, not three (measured: make bench).
- */
-#define SYSCALL_FRAME inline __attribute__((always_inline))
-
-/*
  * The request, read as the kernel reads it: -EFAULT where it cannot be.
  * The struct may sit at any address, as the kernel takes it. checked: the
  * whole struct was already found writable.
@@ -137,8 +128,8 @@ static int read_request(const struct pidfd_info *info, uint64_t *req,
  * library then answers itself: the request is read first, where it can be
  * (an unreadable one is the ioctl's EFAULT, after its own checks of the fd).
  */
-static SYSCALL_FRAME int get_info_native_fd(int pidfd, struct pidfd_info *info,
-					size_t size)
+static int get_info_native_fd(int pidfd, struct pidfd_info *info,
+			      size_t size)
 {
 	struct lpfd_kernel_info k;
 	uint64_t req = 0;
@@ -154,14 +145,14 @@ static SYSCALL_FRAME int get_info_native_fd(int pidfd, struct pidfd_info *info,
 	return 0;
 }
 
-static SYSCALL_FRAME int get_info_native(const struct lpfd_route *r,
-				     struct pidfd_info *info, size_t size)
+static int get_info_native(const struct lpfd_route *t,
+			   struct pidfd_info *info, size_t size)
 {
 	int fd, err;
 
-	if (!lpfd_route_is_self(r))
-		return get_info_native_fd(r->fd, info, size);
-	fd = lpfd_route_open_self(r);
+	if (!lpfd_route_is_self(t))
+		return get_info_native_fd(t->fd, info, size);
+	fd = lpfd_route_open_self(t);
 	if (fd < 0)
 		return fd;
 	err = get_info_native_fd(fd, info, size);
@@ -323,7 +314,8 @@ static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
 	if (pid < 0)
 		return -ESRCH; /* reaped: only the kernel kept the exit status */
 	r = lpfd_proc_status(p, pid, &st);
-	if (r == -ESRCH)
+	/* hidepid=1 shows the directory and refuses its files: EPERM. */
+	if (r == -ESRCH || r == -EPERM)
 		return lpfd_proc_missing_errno(p, pidfd);
 	if (r < 0)
 		return r;
@@ -458,8 +450,8 @@ static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
 {
 	int r;
 
-	if (__builtin_expect(info && size >= PIDFD_INFO_SIZE_VER0 &&
-			     size <= INFO_SIZE_MAX, 1))
+	if (lpfd_likely(info && size >= PIDFD_INFO_SIZE_VER0 &&
+			size <= INFO_SIZE_MAX))
 		return 0;
 	r = pidfd_or_errno(t);
 	if (r < 0)
@@ -467,8 +459,7 @@ static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
 	return size > INFO_SIZE_MAX ? -E2BIG : -EINVAL;
 }
 
-static SYSCALL_FRAME int do_get_info(int pidfd, struct pidfd_info *info,
-				  size_t size)
+static int do_get_info(int pidfd, struct pidfd_info *info, size_t size)
 {
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 	int r = check_args(&t, info, size);

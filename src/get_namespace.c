@@ -209,10 +209,13 @@ static int ns_of_pid(struct lpfd_proc *p, int pidfd, int pid,
 	fd = open_ns(p, dir, ns, true);
 	/*
 	 * EACCES is the ptrace check's, or /proc's for a link whose task was
-	 * reaped during the look-up (proc_ns_get_link() finds no task): the
-	 * pidfd tells which, as for a directory hidden or gone.
+	 * reaped during the look-up (proc_ns_get_link() finds no task); EPERM
+	 * is hidepid=1's for a directory whose files we may not see, where
+	 * the kernel's ioctl makes the same ptrace check. The pidfd tells
+	 * which, as for a directory hidden or gone.
 	 */
-	if (fd == -EACCES || (fd == -ESRCH && lpfd_proc_dir_gone(p, dir, "/ns/")))
+	if (fd == -EACCES || fd == -EPERM ||
+	    (fd == -ESRCH && lpfd_proc_dir_gone(p, dir, "/ns/")))
 		return lpfd_proc_missing_errno(p, pidfd);
 	if (fd < 0)
 		return fd;

@@ -114,15 +114,15 @@ static int getfd_self_process(int targetfd)
 static int pid_exiting(struct lpfd_proc *p, int pid)
 {
 	char path[48], buf[512];
-	struct lpfd_stat st;
+	unsigned int flags;
 	ssize_t n;
 
 	lpfd_proc_path(path, sizeof(path), "", pid, "/stat");
 	n = lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
-	(void)lpfd_parse_stat(buf, (size_t)n, &st);
-	return (st.have & LPFD_STAT_FLAGS) && (st.flags & PF_EXITING_);
+	return lpfd_parse_stat_flags(buf, (size_t)n, &flags) == 0 &&
+	       (flags & PF_EXITING_);
 }
 
 /*
@@ -179,14 +179,14 @@ static int getfd_newest_errno(int pidfd, int err)
 
 static int do_getfd(int pidfd, int targetfd, unsigned int flags)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	if (!lpfd_route_is_self(&r))
-		return getfd_newest_errno(r.fd, lpfd_sys_pidfd_getfd(r.fd,
+	if (!lpfd_route_is_self(&t))
+		return getfd_newest_errno(t.fd, lpfd_sys_pidfd_getfd(t.fd,
 							targetfd, flags));
 	if (flags)
 		return -EINVAL;
-	if (r.kind == LPFD_ROUTE_SELF_THREAD)
+	if (t.kind == LPFD_ROUTE_SELF_THREAD)
 		return getfd_self_thread(targetfd);
 	return getfd_self_process(targetfd);
 }

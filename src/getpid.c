@@ -13,17 +13,17 @@
 #include "syscall.h"
 
 /* A file that is not a pidfd is EBADF, whatever it answers the ioctl. */
-static pid_t not_a_pidfd_is_ebadf(int r)
+pid_t lpfd_not_a_pidfd_is_ebadf(int r)
 {
 	return r == -ENOTTY || r == -EINVAL ? -EBADF : r;
 }
 
-static pid_t getpid_native(int pidfd)
+pid_t lpfd_getpid_native(int pidfd)
 {
 	struct pidfd_info info = { .mask = 0 };
 	int r = lpfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0);
 
-	return r < 0 ? not_a_pidfd_is_ebadf(r) : (pid_t)info.pid;
+	return r < 0 ? lpfd_not_a_pidfd_is_ebadf(r) : (pid_t)info.pid;
 }
 
 /*
@@ -37,7 +37,7 @@ static pid_t getpid_emulated(int pidfd)
 	int pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
 
 	if (r < 0)
-		return not_a_pidfd_is_ebadf(r);
+		return lpfd_not_a_pidfd_is_ebadf(r);
 	r = lpfd_fdinfo_pid_errno(pid);
 	if (r == 0)
 		r = lpfd_proc_unreaped(&p, pidfd);
@@ -49,17 +49,17 @@ static pid_t getpid_emulated(int pidfd)
 
 static pid_t do_getpid(int pidfd)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 	int native;
 
-	if (r.kind == LPFD_ROUTE_BAD)
+	if (t.kind == LPFD_ROUTE_BAD)
 		return -EBADF;
-	if (lpfd_route_is_self(&r))
-		return lpfd_route_self_id(&r);
+	if (lpfd_route_is_self(&t))
+		return lpfd_route_self_id(&t);
 	native = lpfd_native(LPFD_FEAT_GET_INFO);
 	if (native < 0)
 		return native;
-	return native ? getpid_native(r.fd) : getpid_emulated(r.fd);
+	return native ? lpfd_getpid_native(t.fd) : getpid_emulated(t.fd);
 }
 
 LIBPIDFD_API pid_t libpidfd_getpid(int pidfd)

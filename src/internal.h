@@ -19,18 +19,13 @@
 
 #include "libpidfd.h"
 #include "feature_list.h"
+#include "../lib/parse.h"
 
 #define LIBPIDFD_API __attribute__((visibility("default")))
 
 #define lpfd_unlikely(x) __builtin_expect(!!(x), 0)
 #define lpfd_likely(x) __builtin_expect(!!(x), 1)
 #define lpfd_array_size(a) (sizeof(a) / sizeof((a)[0]))
-
-/* A return value that is -errno (sentinels, below -4095, are not). */
-static inline bool lpfd_is_errno(long ret)
-{
-	return ret < 0 && ret > -4096;
-}
 
 /* The public boundary: -errno becomes -1/errno; success keeps errno as it was. */
 static inline long lpfd_return(int saved_errno, long ret)
@@ -72,6 +67,24 @@ bool lpfd_emulate_forced(void);
 void lpfd_emulate_override(int on);
 
 /*
+ * The one rule for a probe that cannot run this time. A call whose path
+ * the answer chooses asks lpfd_kernel_has() or lpfd_native() and fails
+ * with the probe's -errno. Where the answer only reports (features, the
+ * supported mask) or picks the cheaper of two sound ways (openat2,
+ * close_range, a vector call), it asks one of these: the feature counts
+ * as absent until a probe has said it is there.
+ */
+static inline bool lpfd_surely_has(enum lpfd_feature feat)
+{
+	return lpfd_kernel_has(feat) > 0;
+}
+
+static inline bool lpfd_surely_native(enum lpfd_feature feat)
+{
+	return lpfd_native(feat) > 0;
+}
+
+/*
  * The kernel's PIDFD_GET_INFO, found out once: the size of its struct
  * pidfd_info (0 without the ioctl) and the bits it lists in supported_mask
  * (0 before 6.19).
@@ -97,6 +110,7 @@ enum lpfd_route_kind {
 	LPFD_ROUTE_ERROR,        /* a probe could not run: err is its -errno */
 };
 
+/* A route is t wherever it is held: r is always a return value. */
 struct lpfd_route {
 	enum lpfd_route_kind kind;
 	int fd;
@@ -112,15 +126,15 @@ struct lpfd_route {
  */
 #define LPFD_NO_SENTINELS LPFD_FEAT_COUNT
 struct lpfd_route lpfd_route(int pidfd, enum lpfd_feature call);
-static inline bool lpfd_route_is_self(const struct lpfd_route *r)
+static inline bool lpfd_route_is_self(const struct lpfd_route *t)
 {
-	return r->kind == LPFD_ROUTE_SELF_THREAD ||
-	       r->kind == LPFD_ROUTE_SELF_PROCESS;
+	return t->kind == LPFD_ROUTE_SELF_THREAD ||
+	       t->kind == LPFD_ROUTE_SELF_PROCESS;
 }
 /* The caller's tid for a thread route, its pid for a process route. */
-pid_t lpfd_route_self_id(const struct lpfd_route *r);
+pid_t lpfd_route_self_id(const struct lpfd_route *t);
 /* Open a real pidfd (close-on-exec) for a self route. */
-int lpfd_route_open_self(const struct lpfd_route *r);
+int lpfd_route_open_self(const struct lpfd_route *t);
 
 struct lpfd_fdinfo;
 /*
@@ -141,72 +155,8 @@ int lpfd_user_readable_u64(const void *p);
 int lpfd_user_writable(void *p, size_t n);
 
 /* ------------------------------------------------------------------------
- * /proc readers (src/proc.c) and their pure parsers (src/parse.c), which
- * take a buffer so that they can be fuzzed without /proc.
+ * /proc readers (src/proc.c); their pure parsers are in lib/parse.h.
  */
-struct lpfd_fdinfo {
-	int pid;         /* "Pid:": >0, 0 (not in this pid namespace), -1 (reaped) */
-	unsigned int flags; /* "flags:", octal */
-	bool is_pidfd;   /* a "Pid:" line was there */
-};
-
-struct lpfd_status {
-	int pid, tgid, ppid;
-	unsigned int uid[4]; /* real, effective, saved, filesystem */
-	unsigned int gid[4];
-	char state;          /* 'R', 'S', 'Z', ... */
-	int nspid_first;     /* "NSpid:": the pid in procfs's pid namespace, */
-	int nspid_levels;    /* and how many namespaces down to the task's own */
-	unsigned int have;   /* LPFD_ST_* */
-};
-#define LPFD_ST_PID   (1u << 0)
-#define LPFD_ST_TGID  (1u << 1)
-#define LPFD_ST_PPID  (1u << 2)
-#define LPFD_ST_UID   (1u << 3)
-#define LPFD_ST_GID   (1u << 4)
-#define LPFD_ST_STATE (1u << 5)
-#define LPFD_ST_INFO   0x3fu /* all that get_info needs */
-#define LPFD_ST_NSPID (1u << 6)
-
-/* Longest cgroup path the library resolves; longer ones leave CGROUPID clear. */
-#define LPFD_PATH_MAX 1024
-
-int lpfd_parse_fdinfo(const char *buf, size_t len, struct lpfd_fdinfo *out);
-int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out);
-/* The cgroup2 ("0::") path of /proc/<pid>/cgroup, NUL-terminated, or -ENOENT. */
-int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size);
-struct lpfd_mountinfo {
-	int mnt_id;
-	char *root; /* the cgroup mounted there, as our cgroup namespace sees it */
-	char *mnt;  /* where it is mounted */
-};
-/*
- * One line of /proc/self/mountinfo (without its newline), parsed in place:
- * 0 and root and mount point, unescaped and NUL-terminated, if it is a
- * cgroup2 mount; else -ENOENT.
- */
-int lpfd_parse_mountinfo_line(char *line, size_t len,
-				struct lpfd_mountinfo *out);
-/* Parse a decimal int at *p (optional '-'), advance *p; -EINVAL if none. */
-int lpfd_parse_int(const char **p, const char *end, long long *out);
-/* What pidfd(1) shows of /proc/<pid>/stat; a field is set only if well-formed. */
-struct lpfd_stat {
-	char comm[64];           /* the command name, cut to fit */
-	char state;              /* 'R', 'S', 'Z', ... */
-	unsigned long long start; /* clock ticks after boot */
-	unsigned int flags;      /* the task's PF_* flags (field 9) */
-	unsigned int have;       /* LPFD_STAT_* */
-};
-#define LPFD_STAT_COMM  (1u << 0)
-#define LPFD_STAT_STATE (1u << 1)
-#define LPFD_STAT_START (1u << 2)
-#define LPFD_STAT_FLAGS (1u << 3)
-/* 0 with what was well-formed, or -ENOENT if there is no "(comm)". */
-int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out);
-/* /proc/<pid>/cmdline joined by spaces into out: its length, or -ENOENT. */
-ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
-			     size_t size);
-
 /* Whether fd is on a file system of this magic (PROC_SUPER_MAGIC, ...). */
 bool lpfd_fd_on_fs(int fd, unsigned long magic);
 /* Format "<pre><n><post>" (a /proc path) into buf. */
@@ -303,6 +253,10 @@ int lpfd_read_cgroupid(struct lpfd_proc *p, const char *cgroup_file,
 int lpfd_read_fdinfo(int fd, struct lpfd_fdinfo *out);
 int lpfd_read_status(int pid, struct lpfd_status *out);
 int lpfd_pidfd_unreaped(int pidfd);
+
+/* libpidfd_getpid()'s native half, and its rule for a file that is no pidfd. */
+pid_t lpfd_getpid_native(int pidfd);
+pid_t lpfd_not_a_pidfd_is_ebadf(int r);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);

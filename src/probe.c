@@ -24,13 +24,6 @@
 #include "internal.h"
 #include "syscall.h"
 
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-#ifndef MADV_COLD
-#define MADV_COLD 20
-#endif
-
 /* The probes' answers: 1 present, 0 absent, -errno could not find out. */
 static int present_unless(long r, long absent1, long absent2)
 {
@@ -177,7 +170,7 @@ static int info_probed(uint64_t *word)
 	uint64_t w = __atomic_load_n(&info_word, __ATOMIC_RELAXED);
 	int r;
 
-	if (__builtin_expect(!(w & INFO_KNOWN), 0)) {
+	if (lpfd_unlikely(!(w & INFO_KNOWN))) {
 		r = info_probe(&w);
 		if (r < 0)
 			return r;
@@ -189,10 +182,10 @@ static int info_probed(uint64_t *word)
 
 void lpfd_kernel_info(struct lpfd_kernel_info *out)
 {
-	uint64_t w = 0;
+	/* A GET_INFO the probe found has its word cached. */
+	uint64_t w = lpfd_surely_has(LPFD_FEAT_GET_INFO) ?
+		     __atomic_load_n(&info_word, __ATOMIC_RELAXED) : 0;
 
-	if (lpfd_kernel_has(LPFD_FEAT_GET_INFO) <= 0 || info_probed(&w) < 0)
-		w = 0;
 	out->size = (uint32_t)((w >> 8) & 0xff);
 	out->supported = w >> 32;
 }
@@ -322,7 +315,7 @@ int lpfd_kernel_has(enum lpfd_feature feat)
 	int v = __atomic_load_n(&feature_cache[feat], __ATOMIC_RELAXED);
 	int r;
 
-	if (__builtin_expect(v > 0, 1))
+	if (lpfd_likely(v > 0))
 		return v == PROBE_YES;
 	r = feature_table[feat].probe();
 	if (r >= 0)
@@ -379,7 +372,7 @@ bool lpfd_emulate_forced(void)
 {
 	int v = __atomic_load_n(&emulate_cache, __ATOMIC_RELAXED);
 
-	if (__builtin_expect(v == PROBE_UNKNOWN, 0)) {
+	if (lpfd_unlikely(v == PROBE_UNKNOWN)) {
 		v = emulate_from_environ();
 		__atomic_store_n(&emulate_cache, v, __ATOMIC_RELAXED);
 	}

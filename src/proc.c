@@ -98,7 +98,7 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
 	int fd;
 
 	lpfd_proc_release(p);
-	if (lpfd_kernel_has(LPFD_FEAT_OPENAT2) <= 0)
+	if (!lpfd_surely_has(LPFD_FEAT_OPENAT2))
 		return lpfd_proc_openat(p, path, O_RDONLY);
 	fd = lpfd_sys_openat2(p->dir, path, &how);
 	return fd == -EXDEV ? -ENOSYS : fd;
@@ -353,10 +353,6 @@ static int nspid_is_ours(struct lpfd_proc *p)
  * make the full proof. The pair is written under a sequence count whose
  * writer never waits, as the cgroup2 mount cache is.
  */
-#ifndef STATX_MNT_ID_UNIQUE
-#define STATX_MNT_ID_UNIQUE 0x4000U
-#endif
-
 static int no_unique_mount_ids; /* the kernel has none: never changes */
 static unsigned int proof_seq;  /* 0 empty, odd being written */
 static uint64_t proof_words[2]; /* the mount id, the pid namespace */
@@ -476,7 +472,7 @@ void lpfd_proc_close(struct lpfd_proc *p)
 
 	if (p->dir >= 0 && p->held >= 0 &&
 	    (p->held == p->dir + 1 || p->dir == p->held + 1) &&
-	    lpfd_kernel_has(LPFD_FEAT_CLOSE_RANGE) > 0 &&
+	    lpfd_surely_has(LPFD_FEAT_CLOSE_RANGE) &&
 	    lpfd_sys_close_range((unsigned int)lo, (unsigned int)lo + 1) == 0) {
 		p->dir = p->held = -1;
 		return;
@@ -629,8 +625,9 @@ int lpfd_proc_unreaped(struct lpfd_proc *p, int pidfd)
 
 /*
  * An unreaped process keeps its /proc entry, unless /proc hides it from
- * the caller (hidepid=2): the kernel's answer for a process one may not
- * look at is EACCES, and ESRCH would say it is gone.
+ * the caller (hidepid=2) or refuses its files (hidepid=1, EPERM): the
+ * kernel's answer for a process one may not look at is EACCES, and ESRCH
+ * would say it is gone.
  */
 int lpfd_proc_missing_errno(struct lpfd_proc *p, int pidfd)
 {

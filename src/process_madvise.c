@@ -33,7 +33,7 @@ static long check_iovecs(const struct iovec *iov, size_t vlen, int advice)
 {
 	long r;
 
-	if (lpfd_kernel_has(LPFD_FEAT_PROCESS_MADVISE) > 0) {
+	if (lpfd_surely_has(LPFD_FEAT_PROCESS_MADVISE)) {
 		r = lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
 		return r == -EBADF ? 0 : r;
 	}
@@ -117,13 +117,13 @@ static ssize_t unknown_advice(ssize_t r, int advice)
 static ssize_t do_process_madvise(int pidfd, const struct iovec *iov,
 				  size_t vlen, int advice, unsigned int flags)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MADVISE);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MADVISE);
 
-	if (r.kind == LPFD_ROUTE_ERROR)
-		return r.err;
-	if (lpfd_route_is_self(&r))
+	if (t.kind == LPFD_ROUTE_ERROR)
+		return t.err;
+	if (lpfd_route_is_self(&t))
 		return process_madvise_self(iov, vlen, advice, flags);
-	return unknown_advice(lpfd_sys_process_madvise(r.fd, iov, vlen, advice,
+	return unknown_advice(lpfd_sys_process_madvise(t.fd, iov, vlen, advice,
 						       flags), advice);
 }
 

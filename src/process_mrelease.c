@@ -11,13 +11,13 @@
 
 static int do_process_mrelease(int pidfd, unsigned int flags)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MRELEASE);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_FEAT_PROCESS_MRELEASE);
 
-	if (r.kind == LPFD_ROUTE_ERROR)
-		return r.err;
-	if (lpfd_route_is_self(&r))
+	if (t.kind == LPFD_ROUTE_ERROR)
+		return t.err;
+	if (lpfd_route_is_self(&t))
 		return -EINVAL; /* flags or not, the kernel says EINVAL */
-	return lpfd_sys_process_mrelease(r.fd, flags);
+	return lpfd_sys_process_mrelease(t.fd, flags);
 }
 
 LIBPIDFD_API int libpidfd_process_mrelease(int pidfd, unsigned int flags)

@@ -174,17 +174,17 @@ static int send_signal_self(const struct lpfd_route *t, int sig,
 
 static int do_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
 {
-	struct lpfd_route r;
+	struct lpfd_route t;
 	int err = check_flags(flags);
 
 	if (err < 0)
 		return err;
-	r = lpfd_route(pidfd, LPFD_FEAT_SEND_SIGNAL);
-	if (r.kind == LPFD_ROUTE_ERROR)
-		return r.err;
-	if (lpfd_route_is_self(&r))
-		return send_signal_self(&r, sig, info, flags);
-	return lpfd_sys_pidfd_send_signal(r.fd, sig, info, flags);
+	t = lpfd_route(pidfd, LPFD_FEAT_SEND_SIGNAL);
+	if (t.kind == LPFD_ROUTE_ERROR)
+		return t.err;
+	if (lpfd_route_is_self(&t))
+		return send_signal_self(&t, sig, info, flags);
+	return lpfd_sys_pidfd_send_signal(t.fd, sig, info, flags);
 }
 
 LIBPIDFD_API int libpidfd_send_signal(int pidfd, int sig, siginfo_t *info,

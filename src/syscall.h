@@ -37,6 +37,28 @@
 #define __NR_process_mrelease 448
 #endif
 
+/*
+ * Flags older system headers lack, each after the header that has it
+ * where that is new enough, so that its own definition comes first.
+ */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#ifndef P_PIDFD /* <sys/wait.h> (glibc's is an idtype_t, no macro): 5.4 */
+#define P_PIDFD 3
+#endif
+#ifndef MADV_COLD /* <sys/mman.h>: 5.4 */
+#define MADV_COLD 20
+#endif
+#ifndef STATX_MNT_ID_UNIQUE /* <sys/stat.h>: 6.8 */
+#define STATX_MNT_ID_UNIQUE 0x4000U
+#endif
+#ifndef AT_HANDLE_MNT_ID_UNIQUE /* <fcntl.h>: 6.12 */
+#define AT_HANDLE_MNT_ID_UNIQUE 0x001
+#endif
+
 #if defined(__x86_64__)
 static inline long lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
 				   long a5, long a6)
@@ -141,7 +163,8 @@ struct lpfd_open_how {
 	uint64_t flags, mode, resolve;
 };
 
-#define LPFD_RESOLVE_NO_XDEV 0x01
+#define LPFD_RESOLVE_NO_XDEV       0x01
+#define LPFD_RESOLVE_NO_MAGICLINKS 0x02
 
 static inline int lpfd_sys_openat2(int dirfd, const char *path,
 				   const struct lpfd_open_how *how)

@@ -59,17 +59,17 @@ struct lpfd_route lpfd_route(int pidfd, enum lpfd_feature call)
 	}
 }
 
-pid_t lpfd_route_self_id(const struct lpfd_route *r)
+pid_t lpfd_route_self_id(const struct lpfd_route *t)
 {
-	if (r->kind == LPFD_ROUTE_SELF_THREAD)
+	if (t->kind == LPFD_ROUTE_SELF_THREAD)
 		return lpfd_sys_gettid();
 	return lpfd_sys_getpid();
 }
 
 /* A pidfd for ourselves; the thread one needs PIDFD_THREAD (6.9). */
-int lpfd_route_open_self(const struct lpfd_route *r)
+int lpfd_route_open_self(const struct lpfd_route *t)
 {
-	if (r->kind == LPFD_ROUTE_SELF_THREAD)
+	if (t->kind == LPFD_ROUTE_SELF_THREAD)
 		return lpfd_sys_pidfd_open(lpfd_sys_gettid(), PIDFD_THREAD);
 	return lpfd_sys_pidfd_open(lpfd_sys_getpid(), 0);
 }

@@ -16,16 +16,12 @@
 #include "internal.h"
 #include "syscall.h"
 
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-
 static int do_waitid(int pidfd, siginfo_t *info, int options,
 		     struct rusage *ru)
 {
-	struct lpfd_route r = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
-	if (lpfd_route_is_self(&r))
+	if (lpfd_route_is_self(&t))
 		return lpfd_sys_waitid(P_PID, lpfd_sys_getpid(), info, options, ru);
 	return lpfd_sys_waitid(P_PIDFD, pidfd, info, options, ru);
 }

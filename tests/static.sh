@@ -223,6 +223,24 @@ man_versions() {
 man_versions
 result $? "every manual page says the Makefile's version"
 
+# The tool is a program of the public header: no src/ header in cli/, and
+# lib/'s tool-only parsers (lib/ps.c) never enter libpidfd.so.
+tool_apart() {
+	r=0
+	if grep -n '#include "[^"]*src/\|#include "internal.h"\|#include "syscall.h"' "$here"/cli/*.c "$here"/cli/*.h |
+		grep -v 'src/feature_list.h'; then
+		echo "# cli/ includes a src/ header"; r=1
+	fi
+	for f in $(sed -n 's/^\(ssize_t\|int\) \(lpfd_[a-z_]*\)(.*/\2/p' "$here/lib/ps.c"); do
+		if nm "$build/libpidfd.so" | grep -q " $f\$"; then
+			echo "# $f, the tool's alone, is in libpidfd.so"; r=1
+		fi
+	done
+	return $r
+}
+tool_apart
+result $? "the tool includes no src/ header; no tool-only code in libpidfd.so"
+
 # NEWS and debian/changelog tell the same story of the Makefile's
 # version: "(unreleased)" in NEWS is UNRELEASED in the changelog, a
 # release date in NEWS is a changelog entry for a real distribution.

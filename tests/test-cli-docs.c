@@ -7,22 +7,9 @@
 #include <ctype.h>
 
 #include "cli.h"
+#include "util.h"
 
 static const char commands[][9] = { "info", "wait", "kill", "features" };
-
-static char *read_text(const char *path)
-{
-	static char text[65536];
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		FAIL("%s (run from the source tree): %s", path, strerror(errno));
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	return strdup(text);
-}
 
 static char *help_text(void)
 {
@@ -102,7 +89,7 @@ static int help_entries(const char *help, char entries[][512], int max)
 
 TEST(every_help_option_is_in_the_manual)
 {
-	char *help = help_text(), *man = read_text("man/pidfd.1");
+	char *help = help_text(), *man = util_read_text("man/pidfd.1");
 	char entries[32][512];
 	int n = help_entries(help, entries, 32);
 
@@ -130,7 +117,7 @@ TEST(every_help_option_is_in_the_manual)
 
 TEST(every_manual_option_is_in_help)
 {
-	char *help = help_text(), *man = read_text("man/pidfd.1");
+	char *help = help_text(), *man = util_read_text("man/pidfd.1");
 	const char *opts = strstr(man, "\n.SH OPTIONS"), *end;
 	int seen = 0;
 
@@ -168,7 +155,7 @@ TEST(every_manual_option_is_in_help)
 /* The field list and the default, in both. */
 TEST(fields_and_default_agree)
 {
-	char *help = help_text(), *man = read_text("man/pidfd.1");
+	char *help = help_text(), *man = util_read_text("man/pidfd.1");
 	const char *f = strstr(help, "Available info fields:\n"), *d, *mf, *me;
 	int nfields = 0, nman = 0;
 	char def[256], want[300];
@@ -298,6 +285,10 @@ TEST(completion_of_commands_fields_signals)
 	ASSERT_EQ(strcmp(got, "PID,CGROUPID\nPID,CGROUP\n"), 0);
 	got = complete("pidfd info --output +ST");
 	ASSERT_EQ(strcmp(got, "+STATE\n+START\n"), 0);
+	got = complete("pidfd info -o C");
+	ASSERT_EQ(strcmp(got, "CGROUPID\nCGROUP\nCOMM\nCWD\nCOREDUMP\nCOREDUMPSIG\n"), 0);
+	got = complete("pidfd info -o PID,EX");
+	ASSERT_EQ(strcmp(got, "PID,EXE\nPID,EXIT\nPID,EXITCODE\n"), 0);
 	got = complete("pidfd kill -s KI");
 	ASSERT_EQ(strcmp(got, "KILL\n"), 0);
 	got = complete("pidfd kill -SIGK");

@@ -272,15 +272,17 @@ TEST(parse_stat_and_cmdline)
 	static const char cut[] = "42 (x) S 1 2 3";
 	static const char args[] = "sleep\0" "1000\0" "a b\0";
 	struct lpfd_stat st;
+	unsigned int flags;
 	char out[16];
 
 	ASSERT_EQ(lpfd_parse_stat(stat, sizeof(stat) - 1, &st), 0);
 	ASSERT_EQ(strcmp(st.comm, "a b) (c"), 0);
 	ASSERT_EQ(st.state, 'Z');
 	ASSERT_EQ(st.start, 123456);
-	ASSERT_EQ(st.flags, 5); /* field 9 */
-	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START |
-			   LPFD_STAT_FLAGS);
+	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START);
+	ASSERT_EQ(lpfd_parse_stat_flags(stat, sizeof(stat) - 1, &flags), 0);
+	ASSERT_EQ(flags, 5); /* field 9, what getfd reads PF_EXITING from */
+	ASSERT_EQ(lpfd_parse_stat_flags(cut, sizeof(cut) - 1, &flags), -ENOENT);
 	ASSERT_EQ(lpfd_parse_stat(cut, sizeof(cut) - 1, &st), 0);
 	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE);
 	ASSERT_EQ(lpfd_parse_stat("42 x) S", 7, &st), -ENOENT);
@@ -352,6 +354,31 @@ TEST(info_ps_columns)
 	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
 	close(fd);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-o", "COMM", pidstr), 1);
+}
+
+/*
+ * EXE and CWD: the child's own links, through its pidfd; once it is
+ * reaped, none (another process may have the pid by then).
+ */
+TEST(info_exe_and_cwd)
+{
+	struct cli_out o;
+	char pidstr[16], exe[PATH_MAX], cwd[PATH_MAX], obj[8192];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd;
+
+	ASSERT_TRUE(n > 0);
+	exe[n] = '\0';
+	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
+	util_spawn_text(NULL, NULL, &fd, pidstr);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "EXE,CWD", pidstr), 0);
+	snprintf(obj, sizeof(obj), "%s", line_of(o.out, 0));
+	ASSERT_EQ(strcmp(json_get(obj, "exe"), exe), 0);
+	ASSERT_EQ(strcmp(json_get(obj, "cwd"), cwd), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-o", "CWD", "self"), 0);
+	ASSERT_EQ(strncmp(o.out, cwd, strlen(cwd)), 0);
+	util_kill_reap(fd);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-o", "EXE", pidstr), 1);
 }
 
 /* Whether a table's first column holds this pid. */

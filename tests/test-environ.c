@@ -329,34 +329,59 @@ TEST(proc_of_a_child_pid_namespace_gives_enosys)
 }
 
 /* ------------------------------------------------------------------------
- * hidepid=2 (invisible), seen by an unprivileged uid: its own processes
- * are answered, others' are there but hidden, which is EACCES on the
- * emulated path, never ESRCH (the process is alive) nor wrong data.
+ * hidepid=2 (invisible) and hidepid=1 (no access), seen by an
+ * unprivileged uid: its own processes are answered, others' (another
+ * uid's, pid 1, its own uid's when not dumpable) are there but hidden,
+ * which is EACCES on the emulated path, never ESRCH (the process is
+ * alive), EPERM (hidepid=1's word for the files) nor wrong data.
  */
 #define PLAIN_UID 1000u
 
-static void hidepid(void)
+static void become_undumpable(void *arg)
 {
-	int mine, other, status;
-	pid_t my_pid, other_pid, q;
+	become_target(arg);
+	prctl(PR_SET_DUMPABLE, 0);
+}
 
-	ASSERT_EQ(mount("proc", "/proc", "proc", 0, "hidepid=2"), 0);
+static void expect_ns_eacces(int fd)
+{
+	ASSERT_ERRNO(libpidfd_get_namespace(fd, PIDFD_GET_UTS_NAMESPACE),
+		     EACCES);
+}
+
+static void hidepid_as(const char *opt)
+{
+	int mine, other, undumpable, init, status;
+	pid_t my_pid, other_pid, undumpable_pid, q;
+	struct stat st;
+
+	ASSERT_EQ(mount("proc", "/proc", "proc", 0, opt), 0);
 	my_pid = spawn_target(PLAIN_UID, &mine);
 	other_pid = spawn_target(TARGET_UID, &other);
+	undumpable_pid = util_spawn(become_undumpable,
+				    (void *)(uintptr_t)PLAIN_UID, &undumpable);
+	init = libpidfd_open(1, 0);
+	ASSERT_GE(init, 0);
 	q = fork();
 	ASSERT_GE(q, 0);
 	if (q == 0) {
 		become_target((void *)(uintptr_t)PLAIN_UID);
-		ASSERT_TRUE(access("/proc/1", F_OK) != 0); /* hidden indeed */
+		/* Hidden indeed: no entry (2), or one whose files are refused (1). */
+		ASSERT_EQ(stat("/proc/1", &st) == 0, strcmp(opt, "hidepid=1") == 0);
+		ASSERT_TRUE(access("/proc/1/status", R_OK) != 0);
 		for (int em = 0; em < 2; em++) {
 			int ns;
 
 			expect_right_or(mine, my_pid, PLAIN_UID, em, 0);
 			expect_right_or(other, other_pid, TARGET_UID, em,
 					EACCES);
+			expect_right_or(undumpable, undumpable_pid, PLAIN_UID,
+					em, EACCES);
+			expect_right_or(init, 1, 0, em, EACCES);
 			/* The kernel's own answer there: ptrace says EACCES. */
-			ASSERT_ERRNO(libpidfd_get_namespace(other,
-					PIDFD_GET_UTS_NAMESPACE), EACCES);
+			expect_ns_eacces(other);
+			expect_ns_eacces(undumpable);
+			expect_ns_eacces(init);
 			ns = libpidfd_get_namespace(mine, PIDFD_GET_UTS_NAMESPACE);
 			ASSERT_GE(ns, 0);
 			close(ns);
@@ -367,8 +392,25 @@ static void hidepid(void)
 	}
 	ASSERT_EQ(waitpid(q, &status, 0), q);
 	ASSERT_EQ(status, 0);
+	close(init);
 	util_kill_reap(mine);
 	util_kill_reap(other);
+	util_kill_reap(undumpable);
+}
+
+static void hidepid(void)
+{
+	hidepid_as("hidepid=2");
+}
+
+static void hidepid_noaccess(void)
+{
+	hidepid_as("hidepid=1");
+}
+
+TEST(proc_with_hidepid_noaccess_seen_unprivileged_is_eacces)
+{
+	util_in_private_mounts(hidepid_noaccess);
 }
 
 TEST(proc_with_hidepid_seen_unprivileged_never_misleads)

@@ -11,6 +11,7 @@
  * path's answer, and libpidfd_features() show fewer kernel features. The
  * limited runs start in fresh processes, so that the probes run there too.
  */
+#include <fcntl.h>
 #include <libpidfd.h>
 #include <linux/seccomp.h>
 #include <sys/mman.h>
@@ -166,6 +167,40 @@ static long features_ok(struct pidfd_info *i)
 }
 CALL(features_null, libpidfd_features(NULL, 64))
 
+#define PROC_OPEN(id, fd, name, flags) \
+	CALL(id, libpidfd_proc_open(fd, name, flags))
+PROC_OPEN(proc_open_live, F.live, "status", O_RDONLY)
+PROC_OPEN(proc_open_exe, F.live, "exe", O_RDONLY)
+PROC_OPEN(proc_open_dir, F.live, "", O_PATH | O_DIRECTORY)
+PROC_OPEN(proc_open_task, F.live, "task", O_RDONLY | O_DIRECTORY)
+PROC_OPEN(proc_open_zombie, F.zombie, "stat", O_RDONLY)
+PROC_OPEN(proc_open_reaped, F.reaped, "status", O_RDONLY)
+PROC_OPEN(proc_open_remote, F.remote, "status", O_RDONLY)
+PROC_OPEN(proc_open_pipe, F.pipe_fd, "status", O_RDONLY)
+PROC_OPEN(proc_open_closed, F.closed, "status", O_RDONLY)
+PROC_OPEN(proc_open_self, PIDFD_SELF_PROCESS, "status", O_RDONLY)
+PROC_OPEN(proc_open_self_thread, PIDFD_SELF_THREAD, "stat", O_RDONLY)
+PROC_OPEN(proc_open_bad_value, -5, "status", O_RDONLY)
+PROC_OPEN(proc_open_no_such, F.live, "no-such-file", O_RDONLY)
+PROC_OPEN(proc_open_through_link, F.live, "cwd/x", O_RDONLY)
+PROC_OPEN(proc_open_nofollow, F.live, "exe", O_RDONLY | O_NOFOLLOW)
+PROC_OPEN(proc_open_not_dir, F.live, "status", O_RDONLY | O_DIRECTORY)
+PROC_OPEN(proc_open_dotdot, F.live, "task/../status", O_RDONLY)
+PROC_OPEN(proc_open_bad_flags, F.live, "status", O_RDONLY | O_CREAT)
+PROC_OPEN(proc_open_null, F.live, NULL, O_RDONLY)
+
+#define PROC_READLINK(id, fd, name) \
+	CALL(id, libpidfd_proc_readlink(fd, name, (char *)i, sizeof(*i)))
+PROC_READLINK(proc_readlink_live, F.live, "ns/pid")
+PROC_READLINK(proc_readlink_zombie, F.zombie, "ns/pid")
+PROC_READLINK(proc_readlink_reaped, F.reaped, "ns/pid")
+PROC_READLINK(proc_readlink_remote, F.remote, "ns/pid")
+PROC_READLINK(proc_readlink_pipe, F.pipe_fd, "ns/pid")
+PROC_READLINK(proc_readlink_self, PIDFD_SELF_PROCESS, "exe")
+PROC_READLINK(proc_readlink_not_link, F.live, "status")
+PROC_READLINK(proc_readlink_through_link, F.live, "cwd/x")
+PROC_READLINK(proc_readlink_no_such, F.live, "fd/777")
+
 #define C(fn, fl) { #fn, fn, fl }
 static const struct call calls[] = {
 	C(info_live, 0), C(info_live_cg, 0), C(info_live_all, 0),
@@ -195,6 +230,21 @@ static const struct call calls[] = {
 	C(wait_live, 0), C(wait_zombie, 0), C(wait_own_zombie, 0), C(wait_reaped, 0), C(wait_self, 0),
 	C(wait_pipe, 0), C(wait_bad_options, 0),
 	C(features_ok, 0), C(features_null, 0),
+	C(proc_open_live, RET_FD), C(proc_open_exe, RET_FD),
+	C(proc_open_dir, RET_FD), C(proc_open_task, RET_FD),
+	C(proc_open_zombie, RET_FD), C(proc_open_reaped, 0),
+	C(proc_open_remote, 0), C(proc_open_pipe, 0), C(proc_open_closed, 0),
+	C(proc_open_self, RET_FD | SELF_REL),
+	C(proc_open_self_thread, RET_FD | SELF_REL),
+	C(proc_open_bad_value, 0), C(proc_open_no_such, 0),
+	C(proc_open_through_link, 0), C(proc_open_nofollow, 0),
+	C(proc_open_not_dir, 0), C(proc_open_dotdot, 0),
+	C(proc_open_bad_flags, 0), C(proc_open_null, 0),
+	C(proc_readlink_live, 0), C(proc_readlink_zombie, 0),
+	C(proc_readlink_reaped, 0), C(proc_readlink_remote, 0),
+	C(proc_readlink_pipe, 0), C(proc_readlink_self, SELF_REL),
+	C(proc_readlink_not_link, 0), C(proc_readlink_through_link, 0),
+	C(proc_readlink_no_such, 0),
 };
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 

@@ -27,28 +27,30 @@ static const struct {
 	enum lpfd_feature feat;
 	uint64_t bit;
 } kernel_bits[] = {
-	{ LPFD_FEAT_PIDFD_OPEN, LIBPIDFD_KERNEL_PIDFD_OPEN },
-	{ LPFD_FEAT_SEND_SIGNAL, LIBPIDFD_KERNEL_SEND_SIGNAL },
-	{ LPFD_FEAT_WAITID_PIDFD, LIBPIDFD_KERNEL_WAITID_PIDFD },
-	{ LPFD_FEAT_GETFD, LIBPIDFD_KERNEL_GETFD },
-	{ LPFD_FEAT_PROCESS_MADVISE, LIBPIDFD_KERNEL_PROCESS_MADVISE },
-	{ LPFD_FEAT_PROCESS_MRELEASE, LIBPIDFD_KERNEL_PROCESS_MRELEASE },
-	{ LPFD_FEAT_PIDFD_THREAD, LIBPIDFD_KERNEL_PIDFD_THREAD },
-	{ LPFD_FEAT_NS_IOCTLS, LIBPIDFD_KERNEL_NS_IOCTLS },
-	{ LPFD_FEAT_GET_INFO, LIBPIDFD_KERNEL_GET_INFO },
-	{ LPFD_FEAT_INFO_EXIT, LIBPIDFD_KERNEL_INFO_EXIT },
-	{ LPFD_FEAT_SELF_SENTINELS, LIBPIDFD_KERNEL_SELF_SENTINELS },
-	{ LPFD_FEAT_INFO_COREDUMP, LIBPIDFD_KERNEL_INFO_COREDUMP },
-	{ LPFD_FEAT_SELF_GROUP_10001, LIBPIDFD_KERNEL_SELF_GROUP_10001 },
-	{ LPFD_FEAT_INFO_SUPPORTED, LIBPIDFD_KERNEL_INFO_SUPPORTED },
-	{ LPFD_FEAT_INFO_CODE, LIBPIDFD_KERNEL_INFO_CODE },
-	{ LPFD_FEAT_OPENAT2, LIBPIDFD_KERNEL_OPENAT2 },
-	{ LPFD_FEAT_CLOSE_RANGE, LIBPIDFD_KERNEL_CLOSE_RANGE },
+#define KERNEL_BIT(NAME, name, since, emulable, what)                          \
+	{ LPFD_FEAT_##NAME, LIBPIDFD_KERNEL_##NAME },
+	LPFD_FEATURES(KERNEL_BIT)
+#undef KERNEL_BIT
 };
 
-static unsigned want_support(enum lpfd_feature feat)
+/* Each operation, its field, its feature and what it is without. */
+static const struct {
+	const char *name;
+	size_t offset;
+	enum lpfd_feature feat;
+	unsigned without;
+} operations[] = {
+#define OPERATION(field, feat, without, how)                                   \
+	{ #field, offsetof(struct libpidfd_features, field), LPFD_FEAT_##feat,  \
+	  LIBPIDFD_##without },
+	LPFD_OPERATIONS(OPERATION)
+#undef OPERATION
+};
+
+/* What the probe table says an operation is: native, or what it is without. */
+static unsigned want_support(enum lpfd_feature feat, unsigned without)
 {
-	return util_native(feat) ? LIBPIDFD_NATIVE : LIBPIDFD_EMULATED;
+	return util_native(feat) ? LIBPIDFD_NATIVE : without;
 }
 
 /* Print the kernel's mix once, so that each run's log shows it. */
@@ -70,12 +72,16 @@ TEST(features_follow_the_probe_table)
 	for (size_t i = 0; i < lpfd_array_size(kernel_bits); i++)
 		ASSERT_EQ(!!(f.kernel & kernel_bits[i].bit),
 			  util_kernel_has(kernel_bits[i].feat));
-	ASSERT_EQ(f.get_info, want_support(LPFD_FEAT_GET_INFO));
-	ASSERT_EQ(f.getpid, want_support(LPFD_FEAT_GET_INFO));
-	ASSERT_EQ(f.get_namespace, want_support(LPFD_FEAT_NS_IOCTLS));
-	ASSERT_EQ(f.self_sentinels, want_support(LPFD_FEAT_SELF_SENTINELS));
-	ASSERT_EQ(f.thread_pidfds, util_kernel_has(LPFD_FEAT_PIDFD_THREAD) ?
-		  LIBPIDFD_NATIVE : LIBPIDFD_UNAVAILABLE);
+	for (size_t i = 0; i < lpfd_array_size(operations); i++) {
+		uint32_t got;
+
+		memcpy(&got, (char *)&f + operations[i].offset, sizeof(got));
+		if (got != want_support(operations[i].feat, operations[i].without))
+			FAIL("%s: the library says %u, the probe table %u",
+			     operations[i].name, got,
+			     want_support(operations[i].feat,
+					  operations[i].without));
+	}
 	ASSERT_EQ(!!(f.info_mask & PIDFD_INFO_EXIT),
 		  util_native(LPFD_FEAT_INFO_EXIT));
 }

@@ -37,10 +37,13 @@
  * A stopped call: one worker thread, stopped at every system call (or at
  * reads only), and the supervisor's hook run at each stop.
  */
-enum call_kind { C_GETPID, C_INFO, C_INFO_CGROUP, C_NAMESPACE, C_COUNT };
+enum call_kind { C_GETPID, C_INFO, C_INFO_CGROUP, C_NAMESPACE, C_PROC_OPEN,
+		 C_PROC_READLINK, C_COUNT };
 static const char *const call_name[C_COUNT] = { "getpid", "get_info",
 						"get_info +CGROUPID",
-						"get_namespace(uts)" };
+						"get_namespace(uts)",
+						"proc_open(status)",
+						"proc_readlink(ns/uts)" };
 
 struct call {
 	enum call_kind kind;
@@ -49,7 +52,20 @@ struct call {
 	int listener;    /* -1 until the worker has its filter, -2 failed */
 	int ret, err;
 	struct pidfd_info info;
+	char text[512]; /* what proc_open's file or proc_readlink's link said */
 };
+
+/* The status file read whole (a read after the call, as a caller's). */
+static void read_status(struct call *c)
+{
+	ssize_t n = read(c->ret, c->text, sizeof(c->text) - 1);
+
+	if (n < 0)
+		c->err = errno;
+	close(c->ret);
+	c->ret = n < 0 ? -1 : 0;
+	c->text[n < 0 ? 0 : n] = '\0';
+}
 
 static void make_call(struct call *c)
 {
@@ -61,6 +77,18 @@ static void make_call(struct call *c)
 		break;
 	case C_NAMESPACE:
 		c->ret = libpidfd_get_namespace(c->pidfd, PIDFD_GET_UTS_NAMESPACE);
+		break;
+	case C_PROC_OPEN:
+		memset(c->text, 0, sizeof(c->text));
+		c->ret = libpidfd_proc_open(c->pidfd, "status", O_RDONLY);
+		c->err = errno;
+		if (c->ret >= 0)
+			read_status(c);
+		return;
+	case C_PROC_READLINK:
+		memset(c->text, 0, sizeof(c->text));
+		c->ret = (int)libpidfd_proc_readlink(c->pidfd, "ns/uts", c->text,
+						     sizeof(c->text) - 1);
 		break;
 	default:
 		c->ret = libpidfd_get_info(c->pidfd, &c->info, sizeof(c->info));
@@ -228,6 +256,7 @@ static void fail_call(const struct call *c, const char *when, const char *what)
 /* The target's own answer; or, if allowed, a failure with errno err. */
 static void expect_right(const struct call *c, const char *when, int err)
 {
+	char want[64];
 	struct stat st;
 
 	if (c->ret < 0) {
@@ -245,6 +274,19 @@ static void expect_right(const struct call *c, const char *when, int err)
 		close(c->ret);
 		if (st.st_ino != g_uts)
 			fail_call(c, when, "another namespace");
+		return;
+	case C_PROC_OPEN:
+		snprintf(want, sizeof(want), "\nPid:\t%d\n", TARGET_PID);
+		if (!strstr(c->text, want))
+			fail_call(c, when, "another process's status");
+		snprintf(want, sizeof(want), "\nUid:\t%u\t", TARGET_UID);
+		if (!strstr(c->text, want))
+			fail_call(c, when, "another process's status");
+		return;
+	case C_PROC_READLINK:
+		snprintf(want, sizeof(want), "uts:[%llu]", (unsigned long long)g_uts);
+		if (strcmp(c->text, want) != 0)
+			fail_call(c, when, "another process's link");
 		return;
 	default:
 		if (c->info.pid != TARGET_PID || c->info.ruid != TARGET_UID ||

@@ -64,9 +64,15 @@ static void expect_stale(int fd, bool emulate)
 {
 	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 
+	char link[64];
+
 	util_set_path(emulate);
 	ASSERT_ERRNO(libpidfd_get_info(fd, &info, sizeof(info)), ESRCH);
 	ASSERT_ERRNO(libpidfd_getpid(fd), ESRCH);
+	ASSERT_ERRNO(libpidfd_proc_open(fd, "status", O_RDONLY), ESRCH);
+	ASSERT_ERRNO(libpidfd_proc_open(fd, "", O_PATH | O_DIRECTORY), ESRCH);
+	ASSERT_ERRNO(libpidfd_proc_readlink(fd, "ns/pid", link, sizeof(link)),
+		     ESRCH);
 }
 
 static void reuse_rounds(void)
@@ -170,12 +176,46 @@ static void check_info(int r, int err, const struct pidfd_info *i, pid_t pid,
 			   pid, uid, i->pid, i->ppid, i->ruid, i->euid, i->rgid);
 }
 
+/*
+ * The status file through libpidfd_proc_open(), read after the call: the
+ * process's own, or ESRCH from the call or from the read (the file is
+ * bound to the process, reaped since).
+ */
+static void query_status(int fd, pid_t pid, unsigned int uid)
+{
+	char buf[2048], want[48];
+	int f = libpidfd_proc_open(fd, "status", O_RDONLY);
+	ssize_t n = f < 0 ? -1 : read(f, buf, sizeof(buf) - 1);
+	int err = errno;
+
+	if (f >= 0)
+		close(f);
+	if (n < 0) {
+		if (err == ESRCH)
+			__atomic_fetch_add(&T.esrch, 1, __ATOMIC_RELAXED);
+		else
+			note_wrong("proc_open: errno %d", err);
+		return;
+	}
+	buf[n] = '\0';
+	__atomic_fetch_add(&T.answers, 1, __ATOMIC_RELAXED);
+	snprintf(want, sizeof(want), "\nPid:\t%d\n", pid);
+	if (!strstr(buf, want))
+		note_wrong("proc_open status of pid %d: another pid", pid);
+	snprintf(want, sizeof(want), "\nUid:\t%u\t%u\t", uid, uid);
+	if (!strstr(buf, want))
+		note_wrong("proc_open status of pid %d uid %u: another uid", pid, uid);
+}
+
 static void query(int fd, pid_t pid, unsigned int uid, unsigned int what)
 {
 	struct pidfd_info info;
 	int r;
 
 	switch (what % 8) {
+	case 3:
+		query_status(fd, pid, uid);
+		return;
 	case 0:
 	case 1:
 	case 2:
@@ -316,13 +356,15 @@ TEST_TIMEOUT(reuse_torture_never_answers_for_another_process, 120)
 #define UID_NEW 2222u
 
 struct mid_call {
-	int what;           /* 0 getpid; else get_info with masks[what] */
+	int what;           /* 0 getpid; 1-3 get_info with masks[what];
+			       4 proc_open("status") and a read; 5 proc_readlink */
 	int emulated;       /* library path */
 	unsigned int sig_action; /* filter action for pidfd_send_signal */
 	int pidfd;
 	int listener;       /* -1 until the worker installed its filter */
 	int ret, err;
 	struct pidfd_info info;
+	char text[1024];    /* what proc_open's file or proc_readlink said */
 	bool pid_read_before_reuse; /* an fdinfo open came before stop k */
 };
 
@@ -364,12 +406,25 @@ static void *mid_worker(void *arg)
 	if (l < 0)
 		return NULL;
 	memset(&c->info, 0, sizeof(c->info));
-	c->info.mask = masks[c->what];
+	memset(c->text, 0, sizeof(c->text));
+	c->info.mask = masks[c->what % 4];
 	if (c->what == 0)
 		c->ret = libpidfd_getpid(c->pidfd);
+	else if (c->what == 4)
+		c->ret = libpidfd_proc_open(c->pidfd, "status", O_RDONLY);
+	else if (c->what == 5)
+		c->ret = (int)libpidfd_proc_readlink(c->pidfd, "ns/pid", c->text,
+						     sizeof(c->text) - 1);
 	else
 		c->ret = libpidfd_get_info(c->pidfd, &c->info, sizeof(c->info));
 	c->err = errno;
+	if (c->what == 4 && c->ret >= 0) {
+		ssize_t n = read(c->ret, c->text, sizeof(c->text) - 1);
+
+		c->err = errno;
+		close(c->ret);
+		c->ret = n < 0 ? -1 : 0;
+	}
 	return NULL;
 }
 
@@ -420,6 +475,8 @@ static bool reaped_answer(const struct mid_call *c)
 {
 	if (c->ret == -1)
 		return c->err == ESRCH;
+	if (c->what >= 4)
+		return false; /* the final check came after the reuse */
 	/*
 	 * A pid read while its process was alive was the right answer at
 	 * that moment, as the kernel's own answer is: the number alone
@@ -452,6 +509,10 @@ static int mid_call_once(struct mid_call *c, int k)
 		/* No reuse: the call answers for the original process. */
 		if (c->what == 0)
 			ASSERT_EQ(c->ret, MID_PID);
+		else if (c->what == 4)
+			ASSERT_TRUE(c->ret == 0 && strstr(c->text, "\nUid:\t1111\t"));
+		else if (c->what == 5)
+			ASSERT_TRUE(c->ret > 0 && strncmp(c->text, "pid:[", 5) == 0);
 		else if (c->ret != 0 || c->info.pid != MID_PID ||
 			 c->info.ruid != UID_OLD)
 			FAIL("undisturbed call %d: ret %d errno %d pid %u uid %u",
@@ -495,7 +556,7 @@ static void mid_call_all(void)
 	close(self);
 	for (int em = 0; em < 2; em++)
 		for (size_t a = 0; a < 2; a++)
-			for (int what = 0; what < 4; what++) {
+			for (int what = 0; what < 6; what++) {
 				struct mid_call c = {
 					.what = what, .emulated = em,
 					.sig_action = sig_actions[a],

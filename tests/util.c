@@ -686,3 +686,22 @@ void util_cgroup_remove(const char *dir)
 	close(p.fd);
 	ASSERT_EQ(rmdir(dir), 0);
 }
+
+char *util_read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *text = NULL;
+	size_t size = 0, n = 0;
+
+	if (!f)
+		FAIL("%s (run from the source tree): %s", path, strerror(errno));
+	do {
+		size = size ? 2 * size : 65536;
+		text = realloc(text, size);
+		ASSERT_TRUE(text != NULL);
+		n += fread(text + n, 1, size - n - 1, f);
+	} while (n == size - 1);
+	fclose(f);
+	text[n] = '\0';
+	return text;
+}

@@ -19,10 +19,7 @@
 #include <libpidfd.h>
 
 #include "harness.h"
-
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
+#include "syscall.h" /* P_PIDFD where <sys/wait.h> lacks it */
 
 #define UTIL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -92,6 +89,8 @@ bool util_have_native_info(void);
  * lpfd_feature), whatever LIBPIDFD_EMULATE says: tests expect what the
  * kernel has, never what a mode name suggests.
  */
+/* A file of the source tree (tests run from it), whole; free() it. */
+char *util_read_text(const char *path);
 bool util_kernel_has(int feat);
 /* What the library uses: the kernel's feature, unless emulation is forced. */
 bool util_native(int feat);

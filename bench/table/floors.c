@@ -95,9 +95,6 @@ int op_floor_info(const struct row *r)
  * The proofs that /proc is a procfs of our pid namespace, cheapest first:
  * which of them this kernel and our rights allow is found at start-up.
  */
-#ifndef STATX_MNT_ID_UNIQUE
-#define STATX_MNT_ID_UNIQUE 0x4000U
-#endif
 const char *const proof_name[PR_COUNT] = {
 	"statx unique mount id + readlink thread-self/ns/pid",
 	"readlink 1/ns/pid + thread-self/ns/pid",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libFuzzer targets for the /proc parsers of src/parse.c, one binary per
+ * libFuzzer targets for the /proc parsers of lib/, one binary per
  * parser (built with -DFUZZ_<name>; see the Makefile's fuzz rules). Each
  * gets an exact-size copy of the input, so that AddressSanitizer sees a
  * read or write one byte past it, and checks what the parser promises

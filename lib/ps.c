@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * Parsers only the pidfd tool uses (what ps shows of a process): linked
+ * into the tool and the tests, never into libpidfd.so.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "parse.h"
+
+/*
+ * /proc/<pid>/stat: "pid (comm) S ppid ... starttime ...". The command
+ * name may hold spaces and parentheses, so it ends at the last ')'. The
+ * start time is field 22, in clock ticks after boot.
+ */
+int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out)
+{
+	const char *open = memchr(buf, '(', len), *close = NULL, *p, *end = buf + len;
+	long long x;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	for (p = open ? open + 1 : end; p < end; p++)
+		if (*p == ')')
+			close = p;
+	if (!close)
+		return -ENOENT;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(out->comm))
+		n = sizeof(out->comm) - 1;
+	memcpy(out->comm, open + 1, n);
+	out->comm[n] = '\0';
+	if (strlen(out->comm) == n)
+		out->have |= LPFD_STAT_COMM;
+	p = close + 1;
+	if (end - p < 3 || p[0] != ' ' || p[1] <= ' ' || (p + 2 < end && p[2] != ' '))
+		return 0;
+	out->state = p[1];
+	out->have |= LPFD_STAT_STATE;
+	p += 2;
+	/* Fields 4 to 21 (ppid to itrealvalue), then the start time. */
+	for (int field = 4; field <= 22; field++) {
+		if (p >= end || *p != ' ')
+			return 0;
+		p++;
+		if (lpfd_parse_int(&p, end, &x) < 0)
+			return 0;
+	}
+	if (x < 0 || (p < end && *p != ' ' && *p != '\n'))
+		return 0;
+	out->start = (unsigned long long)x;
+	out->have |= LPFD_STAT_START;
+	return 0;
+}
+
+/*
+ * /proc/<pid>/cmdline: the arguments, each ended by a NUL, joined by
+ * spaces into out (NUL-terminated, cut to fit). Its length, or -ENOENT if
+ * there is none (a kernel thread, a zombie).
+ */
+ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
+			     size_t size)
+{
+	size_t o = 0;
+
+	while (len && buf[len - 1] == '\0')
+		len--;
+	if (!len || !size)
+		return -ENOENT;
+	for (size_t i = 0; i < len && o + 1 < size; i++)
+		out[o++] = buf[i] ? buf[i] : ' ';
+	out[o] = '\0';
+	return (ssize_t)o;
+}
