@@ -6,7 +6,10 @@
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
 #   make install         honours prefix libdir includedir bindir mandir (or
-#                        PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR) and DESTDIR
+#                        PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR) and DESTDIR;
+#                        STATIC=0 installs no libpidfd.a (still built: the
+#                        tool, examples and tests link it)
+#   make deb, make rpm   the Debian packages, the RPMs (libpidfd.spec)
 #   make install-check   install into a scratch DESTDIR, build an example there
 #                        with pkg-config alone, run it, check the file list
 #
@@ -277,7 +280,7 @@ install: all
 	install -m 755 $(LIB_SO) $(DESTDIR)$(libdir)/
 	ln -sf libpidfd.so.$(VERSION) $(DESTDIR)$(libdir)/libpidfd.so.$(SOVERSION)
 	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(libdir)/libpidfd.so
-	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
+	$(if $(filter 0,$(STATIC)),,install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/)
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(pkgconfigdir)/libpidfd.pc
 	install -m 755 $(CLI) $(DESTDIR)$(bindir)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(pkglibdir)/
@@ -309,6 +312,12 @@ abi-dump: lib
 .PHONY: deb
 deb:
 	scripts/make-deb.sh $(O)
+
+# The RPMs of libpidfd.spec, built with rpmbuild -bb from a tarball of the
+# tree in $(O)/rpm and linted with rpmlint (scripts/make-rpm.sh).
+.PHONY: rpm
+rpm:
+	scripts/make-rpm.sh $(O)
 
 install-check: all
 	MAKE="$(MAKE)" tests/install-check.sh $(O)

@@ -27,15 +27,11 @@ static const struct kfeature kfeatures[] = {
 #undef KFEATURE
 };
 
+/* The library's own list of PIDFD_INFO_* bits. */
 static const struct bit_name info_bits[] = {
-	{ PIDFD_INFO_PID, "PID" },
-	{ PIDFD_INFO_CREDS, "CREDS" },
-	{ PIDFD_INFO_CGROUPID, "CGROUPID" },
-	{ PIDFD_INFO_EXIT, "EXIT" },
-	{ PIDFD_INFO_COREDUMP, "COREDUMP" },
-	{ PIDFD_INFO_SUPPORTED_MASK, "SUPPORTED_MASK" },
-	{ PIDFD_INFO_COREDUMP_SIGNAL, "COREDUMP_SIGNAL" },
-	{ PIDFD_INFO_COREDUMP_CODE, "COREDUMP_CODE" },
+#define INFO_BIT(NAME, feat, emulated, last) { PIDFD_INFO_##NAME, #NAME },
+	LPFD_INFO_BITS(INFO_BIT)
+#undef INFO_BIT
 };
 
 /* An operation, the kernel feature it rests on, and what emulates it. */

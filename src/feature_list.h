@@ -60,4 +60,25 @@
 	  "opens a pidfd for the caller")                                      \
 	X(thread_pidfds,    PIDFD_THREAD,     UNAVAILABLE, NULL)
 
+/*
+ * The PIDFD_INFO_* bits libpidfd_get_info() knows, in bit order, from which
+ * what it can return here and the tool's names are made; src/get_info.c
+ * fails the build where the header's struct pidfd_info has bytes past the
+ * last field listed, tests/test-lists.c where the header has a bit this
+ * list lacks or the man page does not name one.
+ *
+ *   B(NAME, the feature with which the native path returns it, whether
+ *     the emulation returns it, the last field of struct pidfd_info it
+ *     fills)
+ */
+#define LPFD_INFO_BITS(B)                                                     \
+	B(PID,             GET_INFO,       1, ppid)                             \
+	B(CREDS,           GET_INFO,       1, fsgid)                            \
+	B(CGROUPID,        GET_INFO,       1, cgroupid)                         \
+	B(EXIT,            INFO_EXIT,      0, exit_code)                        \
+	B(COREDUMP,        INFO_COREDUMP,  1, coredump_mask)                    \
+	B(SUPPORTED_MASK,  GET_INFO,       1, supported_mask)                   \
+	B(COREDUMP_SIGNAL, INFO_SUPPORTED, 0, coredump_signal)                  \
+	B(COREDUMP_CODE,   INFO_CODE,      0, coredump_code)
+
 #endif /* LIBPIDFD_FEATURE_LIST_H */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "syscall.h"
 
 static uint64_t kernel_mask(void)
 {
@@ -79,22 +80,20 @@ static int probe_all(void)
 	return 0;
 }
 
+/* Written once, when the answer is whole: a failing call writes nothing. */
 static int do_features(struct libpidfd_features *out, size_t size)
 {
 	struct libpidfd_features f;
 	int r;
 
-	if (!out || lpfd_user_writable(out, size) < 0)
+	if (!out)
 		return -EFAULT;
 	r = probe_all();
 	if (r < 0)
 		return r;
 	memset(&f, 0, sizeof(f));
 	fill(&f);
-	memcpy(out, &f, size < sizeof(f) ? size : sizeof(f));
-	if (size > sizeof(f))
-		memset((char *)out + sizeof(f), 0, size - sizeof(f));
-	return 0;
+	return lpfd_user_write(lpfd_sys_getpid(), out, size, &f, sizeof(f));
 }
 
 LIBPIDFD_API int libpidfd_features(struct libpidfd_features *out, size_t size)

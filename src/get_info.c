@@ -26,22 +26,43 @@ static unsigned long info_cmd(size_t size)
 	return _IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, 11, size);
 }
 
-/* What libpidfd_get_info() can return on this kernel, by the path it takes. */
+static const struct {
+	uint64_t bit;
+	enum lpfd_feature feat;
+	bool emulated;
+} info_bits[] = {
+#define INFO_BIT(NAME, feat, emulated, last)                                   \
+	{ PIDFD_INFO_##NAME, LPFD_FEAT_##feat, emulated },
+	LPFD_INFO_BITS(INFO_BIT)
+#undef INFO_BIT
+};
+
+/*
+ * The list and the header agree: no byte of struct pidfd_info lies past
+ * the last field the list names, so that a field added to the struct
+ * does not compile without its line.
+ */
+#define INFO_END(last)                                                         \
+	(offsetof(struct pidfd_info, last) + sizeof(((struct pidfd_info *)0)->last))
+#define INFO_IS_LAST(NAME, feat, emulated, last)                               \
+	|| INFO_END(last) == sizeof(struct pidfd_info)
+_Static_assert(0 LPFD_INFO_BITS(INFO_IS_LAST),
+	       "struct pidfd_info has a field LPFD_INFO_BITS lacks");
+
+/*
+ * What libpidfd_get_info() can return on this kernel, by the path it
+ * takes: the emulation's bits (COREDUMP: the caller's own), or those of
+ * the features the kernel has.
+ */
 uint64_t lpfd_info_supported_mask(void)
 {
-	uint64_t m = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
-		     PIDFD_INFO_SUPPORTED_MASK;
+	bool native = lpfd_surely_native(LPFD_FEAT_GET_INFO);
+	uint64_t m = 0;
 
-	if (!lpfd_surely_native(LPFD_FEAT_GET_INFO))
-		return m | PIDFD_INFO_COREDUMP; /* the caller's own, emulated */
-	if (lpfd_surely_has(LPFD_FEAT_INFO_EXIT))
-		m |= PIDFD_INFO_EXIT;
-	if (lpfd_surely_has(LPFD_FEAT_INFO_COREDUMP))
-		m |= PIDFD_INFO_COREDUMP;
-	if (lpfd_surely_has(LPFD_FEAT_INFO_SUPPORTED))
-		m |= PIDFD_INFO_COREDUMP_SIGNAL;
-	if (lpfd_surely_has(LPFD_FEAT_INFO_CODE))
-		m |= PIDFD_INFO_COREDUMP_CODE;
+	for (size_t i = 0; i < lpfd_array_size(info_bits); i++)
+		if (native ? lpfd_surely_has(info_bits[i].feat) :
+			     info_bits[i].emulated)
+			m |= info_bits[i].bit;
 	return m;
 }
 
@@ -109,40 +130,39 @@ static int newest_errno(int pidfd, int err)
 }
 
 /*
- * The request, read as the kernel reads it: -EFAULT where it cannot be.
- * The struct may sit at any address, as the kernel takes it. checked: the
- * whole struct was already found writable.
- */
-static int read_request(const struct pidfd_info *info, uint64_t *req,
-			bool checked)
-{
-	if (!checked && lpfd_user_readable(info, sizeof(*req)) < 0)
-		return -EFAULT;
-	memcpy(req, info, sizeof(*req));
-	return 0;
-}
-
-/*
- * The kernel path on a real pidfd; size is valid. Kernels before 6.19
- * overwrite the mask without keeping PIDFD_INFO_SUPPORTED_MASK, which the
- * library then answers itself: the request is read first, where it can be
- * (an unreadable one is the ioctl's EFAULT, after its own checks of the fd).
+ * The kernel path on a real pidfd; size is valid. A kernel with the newest
+ * layout answers into the caller's struct as it stands. An older one
+ * overwrites the mask without PIDFD_INFO_SUPPORTED_MASK, or has
+ * supported_mask elsewhere: where the caller asked for it, the answer is
+ * made on the stack, brought to the newest layout and written once. The
+ * request is read first, where it can be (an unreadable one is the ioctl's
+ * EFAULT, after the kernel's own checks of the fd).
  */
 static int get_info_native_fd(int pidfd, struct pidfd_info *info,
 			      size_t size)
 {
 	struct lpfd_kernel_info k;
-	uint64_t req = 0;
+	struct pidfd_info a = { 0 };
+	size_t asize = size < sizeof(a) ? size : sizeof(a);
+	uint64_t req;
+	pid_t self;
 	int r;
 
 	lpfd_kernel_info(&k);
-	if (!k.supported && lpfd_user_readable_u64(info) == 0)
-		memcpy(&req, info, sizeof(req));
+	if (k.size < PIDFD_INFO_SIZE_VER3) {
+		self = lpfd_sys_getpid();
+		if (lpfd_user_read(self, &req, info, sizeof(req)) == 0 &&
+		    (req & PIDFD_INFO_SUPPORTED_MASK)) {
+			a.mask = req;
+			r = lpfd_sys_ioctl(pidfd, info_cmd(asize), &a);
+			if (r < 0)
+				return newest_errno(pidfd, r);
+			lpfd_info_to_newest(&a, asize, req, k.size);
+			return lpfd_user_write(self, info, size, &a, asize);
+		}
+	}
 	r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
-	if (r < 0)
-		return newest_errno(pidfd, r);
-	lpfd_info_to_newest(info, size, req, k.size);
-	return 0;
+	return r < 0 ? newest_errno(pidfd, r) : 0;
 }
 
 static int get_info_native(const struct lpfd_route *t,
@@ -265,8 +285,8 @@ static int leader_creds(struct lpfd_proc *p, struct pidfd_info *k)
  * the leader asking about its process); a process asked about from
  * another thread has its leader's, from /proc.
  */
-static int get_info_self(const struct lpfd_route *t, uint64_t req,
-			      struct pidfd_info *k)
+static int get_info_self(const struct lpfd_route *t, pid_t self,
+			 uint64_t req, struct pidfd_info *k)
 {
 	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
 	uint32_t tid = (uint32_t)lpfd_sys_gettid();
@@ -274,7 +294,7 @@ static int get_info_self(const struct lpfd_route *t, uint64_t req,
 	bool own;
 	int r = 0;
 
-	k->tgid = (uint32_t)lpfd_sys_getpid();
+	k->tgid = (uint32_t)self;
 	k->pid = thread ? tid : k->tgid;
 	k->ppid = (uint32_t)lpfd_sys_getppid();
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
@@ -303,7 +323,7 @@ static int get_info_self(const struct lpfd_route *t, uint64_t req,
  * (three more /proc reads) only when asked for it.
  */
 static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
-			    uint64_t req, struct pidfd_info *k)
+				pid_t self, uint64_t req, struct pidfd_info *k)
 {
 	struct lpfd_status st;
 	char path[48];
@@ -334,7 +354,7 @@ static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
 			return r;
 	}
 	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, st.tgid == lpfd_sys_getpid());
+		emulate_coredump(k, st.tgid == self);
 	r = lpfd_proc_unreaped(p, pidfd);
 	if (r < 0)
 		return r;
@@ -342,27 +362,11 @@ static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
 }
 
 /*
- * The caller's struct, written as the kernel's copy_struct_to_user() does:
- * what the library knows, then zeroes up to the caller's size; EFAULT if
- * any of it cannot be written.
- */
-static int copy_out(struct pidfd_info *info, size_t size,
-		    const struct pidfd_info *k, bool checked)
-{
-	if (!checked && lpfd_user_writable(info, size) < 0)
-		return -EFAULT;
-	memcpy(info, k, size < sizeof(*k) ? size : sizeof(*k));
-	if (size > sizeof(*k))
-		memset((char *)info + sizeof(*k), 0, size - sizeof(*k));
-	return 0;
-}
-
-/*
  * Another process. /proc is opened, and proven ours, before the fdinfo is
- * read; the kernel judges the fd before the struct.
+ * read: the kernel judges the fd before it reads the request.
  */
 static int get_info_emulated_pidfd(int pidfd, const struct pidfd_info *info,
-				   bool checked, uint64_t *req,
+				   pid_t self, uint64_t *req,
 				   struct pidfd_info *k)
 {
 	struct lpfd_proc p;
@@ -370,47 +374,42 @@ static int get_info_emulated_pidfd(int pidfd, const struct pidfd_info *info,
 
 	if (r < 0)
 		return r;
-	r = read_request(info, req, checked);
+	r = lpfd_user_read(self, req, info, sizeof(*req));
 	if (r == 0)
-		r = get_info_emulated_fd(&p, pidfd, pid, *req, k);
+		r = get_info_emulated_fd(&p, pidfd, pid, self, *req, k);
 	lpfd_proc_close(&p);
 	return r;
 }
 
 /*
- * The kernel reads the request first (EFAULT) and writes the answer last:
- * a struct that can be read but not written is EFAULT only if nothing
- * failed in between. One look at the whole struct, writable, answers both
- * questions for every caller whose struct is sound, so it comes first and
- * is then the only one: under user-mode-linux a system call is a twelfth
- * of the whole emulated call. Only where it fails are the two asked apart,
- * in the kernel's order: the request before the work, the answer after.
- * On oneself nothing can fail in between: the first look decides.
+ * In the kernel's order: the request read (EFAULT) before the work, the
+ * answer written after it, as copy_struct_to_user() writes it (what the
+ * library knows, then zeroes up to the caller's size), and only on
+ * success: a call that fails has written nothing.
  */
 static int get_info_emulated(const struct lpfd_route *t,
 			     struct pidfd_info *info, size_t size)
 {
 	struct pidfd_info k = { 0 };
-	bool writable;
 	uint64_t req;
+	pid_t self;
 	int r;
 
 	if (t->kind == LPFD_ROUTE_BAD)
 		return -EBADF;
-	writable = lpfd_user_writable(info, size) == 0;
+	self = lpfd_sys_getpid();
 	if (lpfd_route_is_self(t)) {
-		if (!writable)
-			return -EFAULT;
-		memcpy(&req, info, sizeof(req));
-		r = get_info_self(t, req, &k);
+		r = lpfd_user_read(self, &req, info, sizeof(req));
+		if (r == 0)
+			r = get_info_self(t, self, req, &k);
 	} else {
-		r = get_info_emulated_pidfd(t->fd, info, writable, &req, &k);
+		r = get_info_emulated_pidfd(t->fd, info, self, &req, &k);
 	}
 	if (r < 0)
 		return r;
 	if (req & PIDFD_INFO_SUPPORTED_MASK)
 		put_supported(&k, sizeof(k));
-	return copy_out(info, size, &k, writable);
+	return lpfd_user_write(self, info, size, &k, sizeof(k));
 }
 
 /*

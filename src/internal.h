@@ -145,14 +145,20 @@ struct lpfd_fdinfo;
 int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi);
 
 /* ------------------------------------------------------------------------
- * The caller's buffers (src/user.c), judged as the kernel's
- * copy_from_user() and copy_to_user() judge them: -EFAULT for memory the
- * kernel would fault on, never a crash. One system call per page.
+ * The caller's memory (src/user.c), read and written only by system calls
+ * (process_vm_readv() on oneself, a pipe where a filter refuses it), each
+ * once: -EFAULT where the kernel would fault, never a crash, even when
+ * another thread unmaps it meanwhile. self is getpid().
  */
-int lpfd_user_readable(const void *p, size_t n);
-/* The 8 bytes at p, in one system call that qemu-user cannot judge. */
-int lpfd_user_readable_u64(const void *p);
-int lpfd_user_writable(void *p, size_t n);
+/* The n bytes at src (the caller's) into dst (the library's stack). */
+int lpfd_user_read(pid_t self, void *dst, const void *src, size_t n);
+/*
+ * The n bytes at src to dst (the caller's), then zeroes up to size, as the
+ * kernel's copy_struct_to_user(): what is past n is the caller's newer
+ * struct, which the library does not know.
+ */
+int lpfd_user_write(pid_t self, void *dst, size_t size, const void *src,
+		    size_t n);
 
 /* ------------------------------------------------------------------------
  * /proc readers (src/proc.c); their pure parsers are in lib/parse.h.
@@ -175,13 +181,14 @@ void lpfd_proc_join(char *buf, size_t size, const char *dir,
 struct lpfd_proc {
 	int dir;
 	/*
-	 * The file read last, left open where hold_last is set, so that
-	 * lpfd_proc_close() can close it and dir in one close_range() call.
-	 * Reading the next file closes it first: never more than dir and one
-	 * file are open, as without it.
+	 * The files read are left open where their numbers continue dir's,
+	 * [lo, hi] around it, so that lpfd_proc_close() closes them and dir
+	 * in one close_range() call; held: one that did not, left open until
+	 * the next such file or the close (-1 if none).
+	 * Worth it under make bench-uml's "sound floor, closes merged / sound floor".
 	 */
+	int lo, hi;
 	int held;
-	bool hold_last;
 };
 enum lpfd_proc_need {
 	LPFD_PROC_ANY,      /* only the caller's own files: any procfs will do */
@@ -194,7 +201,7 @@ enum lpfd_proc_need {
  */
 int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need);
 void lpfd_proc_close(struct lpfd_proc *p);
-/* Close the file read last, if it is still open. */
+/* Close the files read and left open, keeping dir. */
 void lpfd_proc_release(struct lpfd_proc *p);
 int lpfd_proc_openat(struct lpfd_proc *p, const char *path,
 		       int flags);
@@ -288,5 +295,6 @@ void lpfd_state_reset(void);
 void lpfd_probe_reset(void);
 void lpfd_proc_reset(void);
 void lpfd_cgroup_reset(void);
+void lpfd_user_reset(void);
 
 #endif /* LIBPIDFD_INTERNAL_H */

@@ -97,19 +97,47 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
 				     .resolve = LPFD_RESOLVE_NO_XDEV };
 	int fd;
 
-	lpfd_proc_release(p);
 	if (!lpfd_surely_has(LPFD_FEAT_OPENAT2))
-		return lpfd_proc_openat(p, path, O_RDONLY);
-	fd = lpfd_sys_openat2(p->dir, path, &how);
+		fd = lpfd_sys_openat(p->dir, path, O_RDONLY | O_CLOEXEC);
+	else
+		fd = lpfd_sys_openat2(p->dir, path, &how);
+	if ((fd == -EMFILE || fd == -ENFILE) && (p->held >= 0 || p->lo < p->hi)) {
+		lpfd_proc_release(p); /* what is held, not kept at a cost */
+		return proc_open_file(p, path);
+	}
 	return fd == -EXDEV ? -ENOSYS : fd;
 }
 
-/* A file just read: kept for lpfd_proc_close() to close with dir, or closed. */
+/*
+ * A file just read: kept for lpfd_proc_close() to close with dir in one
+ * close_range(), where it extends the run of our descriptors around dir
+ * (it took the next number), or else held alone, the one held before it
+ * closed. Every number in [lo, hi] is then ours and open, so the range
+ * holds no other thread's or signal handler's descriptor.
+ */
 static void proc_done_with(struct lpfd_proc *p, int fd)
 {
-	if (p->hold_last)
-		p->held = fd;
-	else
+	if (fd == p->hi + 1) {
+		p->hi = fd;
+		return;
+	}
+	if (fd == p->lo - 1) {
+		p->lo = fd;
+		return;
+	}
+	if (p->held >= 0)
+		lpfd_sys_close(p->held);
+	p->held = fd;
+}
+
+static void close_run(int lo, int hi)
+{
+	if (lo > hi)
+		return;
+	if (lo < hi && lpfd_surely_has(LPFD_FEAT_CLOSE_RANGE) &&
+	    lpfd_sys_close_range((unsigned int)lo, (unsigned int)hi) == 0)
+		return;
+	for (int fd = lo; fd <= hi; fd++)
 		lpfd_sys_close(fd);
 }
 
@@ -118,6 +146,9 @@ void lpfd_proc_release(struct lpfd_proc *p)
 	if (p->held >= 0)
 		lpfd_sys_close(p->held);
 	p->held = -1;
+	close_run(p->lo, p->dir - 1);
+	close_run(p->dir + 1, p->hi);
+	p->lo = p->hi = p->dir;
 }
 
 ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
@@ -446,9 +477,9 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 	int r;
 
 	p->held = -1;
-	p->hold_last = true;
 	p->dir = lpfd_sys_openat(AT_FDCWD, "/proc",
 				   O_PATH | O_DIRECTORY | O_CLOEXEC);
+	p->lo = p->hi = p->dir;
 	if (p->dir < 0)
 		return p->dir == -ENOENT || p->dir == -ENOTDIR ? -ENOSYS : p->dir;
 	if (need == LPFD_PROC_OUR_PIDS)
@@ -460,27 +491,14 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 	return r;
 }
 
-/*
- * The last file and dir in one system call where their numbers are
- * neighbours (the common case: each took the lowest free number). Only
- * then: every number in the range is one of ours, open, so no other
- * thread's or signal handler's descriptor can be in it.
- */
+/* dir and the files read after it: in one system call where they are a run. */
 void lpfd_proc_close(struct lpfd_proc *p)
 {
-	int lo = p->dir < p->held ? p->dir : p->held;
-
-	if (p->dir >= 0 && p->held >= 0 &&
-	    (p->held == p->dir + 1 || p->dir == p->held + 1) &&
-	    lpfd_surely_has(LPFD_FEAT_CLOSE_RANGE) &&
-	    lpfd_sys_close_range((unsigned int)lo, (unsigned int)lo + 1) == 0) {
-		p->dir = p->held = -1;
-		return;
-	}
-	lpfd_proc_release(p);
+	if (p->held >= 0)
+		lpfd_sys_close(p->held);
 	if (p->dir >= 0)
-		lpfd_sys_close(p->dir);
-	p->dir = -1;
+		close_run(p->lo, p->hi);
+	p->dir = p->held = p->lo = p->hi = -1;
 }
 
 /*

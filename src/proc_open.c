@@ -36,26 +36,26 @@ struct proc_target {
 
 /*
  * The name, copied in as the kernel's getname() does (EFAULT for memory it
- * cannot read, one look per page before reading it), then judged: a
- * relative path without "..".
+ * cannot read), a page's piece at a time so that a name ending before an
+ * unreadable page is read whole; then judged: a relative path without "..".
  */
 static int copy_name(char *out, const char *name)
 {
+	pid_t self = lpfd_sys_getpid();
 	size_t n = 0;
 
-	for (;;) {
-		size_t page_left = 4096 - ((uintptr_t)(name + n) & 4095);
+	while (n < PROC_NAME_MAX) {
+		size_t piece = 4096 - ((uintptr_t)(name + n) & 4095);
 
-		if (lpfd_user_readable(name + n, 1) < 0)
+		if (piece > PROC_NAME_MAX - n)
+			piece = PROC_NAME_MAX - n;
+		if (lpfd_user_read(self, out + n, name + n, piece) < 0)
 			return -EFAULT;
-		for (; page_left--; n++) {
-			if (n == PROC_NAME_MAX)
-				return -ENAMETOOLONG;
-			out[n] = name[n];
+		for (size_t end = n + piece; n < end; n++)
 			if (!out[n])
 				return 0;
-		}
 	}
+	return -ENAMETOOLONG;
 }
 
 static int judge_name(const char *name)

@@ -21,30 +21,26 @@
 #include "internal.h"
 #include "syscall.h"
 
+/* iovecs read from the caller at once: 512 bytes of stack. */
+#define IOV_CHUNK 32
+
 /*
  * The kernel's errors for the iovec array (EINVAL for too many or a
  * negative length, EFAULT), which come before it looks at the pidfd: it
  * reads the array for a pidfd of -1 and stops at EBADF. Where it cannot be
  * asked (before 5.10, or a seccomp filter denies process_madvise, as the
  * container runtimes' default profile does) the library makes
- * import_iovec()'s checks itself, in its order.
+ * import_iovec()'s checks itself, in its order, as it reads the array.
  */
-static long check_iovecs(const struct iovec *iov, size_t vlen, int advice)
+static long kernel_check_iovecs(const struct iovec *iov, size_t vlen,
+				int advice)
 {
 	long r;
 
-	if (lpfd_surely_has(LPFD_FEAT_PROCESS_MADVISE)) {
-		r = lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
-		return r == -EBADF ? 0 : r;
-	}
-	if (vlen > UIO_MAXIOV)
-		return -EINVAL;
-	if (lpfd_user_readable(iov, vlen * sizeof(*iov)) < 0)
-		return -EFAULT;
-	for (size_t i = 0; i < vlen; i++)
-		if ((ssize_t)iov[i].iov_len < 0)
-			return -EINVAL;
-	return 0;
+	if (!lpfd_surely_has(LPFD_FEAT_PROCESS_MADVISE))
+		return 1; /* not asked: the library checks */
+	r = lpfd_sys_process_madvise(-1, iov, vlen, advice, 0);
+	return r == -EBADF ? 0 : r;
 }
 
 /* import_iovec() clips the total to MAX_RW_COUNT. */
@@ -55,31 +51,69 @@ static size_t max_rw_count(void)
 	return (size_t)INT_MAX & ~((page ? page : 4096) - 1);
 }
 
-static ssize_t madvise_self(const struct iovec *iov, size_t vlen, int advice)
+/*
+ * The caller's iovecs [first, first + n) into v, read once each time they
+ * are needed (the array may be longer than the stack can hold): -EFAULT
+ * where they cannot be read, -EINVAL for a negative length before it.
+ */
+static int read_iovecs(pid_t self, const struct iovec *iov, size_t first,
+		       size_t n, struct iovec *v)
+{
+	int r = lpfd_user_read(self, v, iov + first, n * sizeof(*v));
+
+	for (size_t i = 0; i < n; i++) {
+		if (r < 0 && lpfd_user_read(self, &v[i], iov + first + i,
+					    sizeof(*v)) < 0)
+			return r;
+		if ((ssize_t)v[i].iov_len < 0)
+			return -EINVAL;
+	}
+	return r;
+}
+
+/*
+ * vector_madvise() on oneself, over iovecs read a chunk at a time: the
+ * first pass totals them (and judges them, in import_iovec()'s order), the
+ * second advises. An array of at most IOV_CHUNK is read once for both.
+ */
+static ssize_t madvise_self(pid_t self, const struct iovec *iov, size_t vlen,
+			    int advice)
 {
 	size_t limit = max_rw_count(), total = 0, done = 0;
+	struct iovec v[IOV_CHUNK];
 	long r = 0;
 
-	for (size_t i = 0; i < vlen; i++) {
-		size_t len = iov[i].iov_len;
+	for (size_t c = 0; c < vlen; c += IOV_CHUNK) {
+		size_t n = vlen - c < IOV_CHUNK ? vlen - c : IOV_CHUNK;
 
-		if (len > limit - total)
-			len = limit - total;
-		total += len;
+		r = read_iovecs(self, iov, c, n, v);
+		if (r < 0)
+			return r;
+		for (size_t i = 0; i < n; i++)
+			total += v[i].iov_len < limit - total ?
+					 v[i].iov_len : limit - total;
 	}
 	/* Nothing to do: the advice is still judged (unknown_advice()). */
 	if (!total)
 		return lpfd_sys_madvise(NULL, 0, advice);
 	total = 0;
 	for (size_t i = 0; i < vlen && total < limit; i++) {
-		size_t len = iov[i].iov_len;
+		size_t len;
 
+		if (vlen > IOV_CHUNK && i % IOV_CHUNK == 0) {
+			size_t n = vlen - i < IOV_CHUNK ? vlen - i : IOV_CHUNK;
+
+			r = read_iovecs(self, iov, i, n, v);
+			if (r < 0)
+				return done ? (ssize_t)done : (ssize_t)r;
+		}
+		len = v[i % IOV_CHUNK].iov_len;
 		if (len > limit - total)
 			len = limit - total;
 		total += len;
 		if (!len && i > 0)
 			continue;
-		r = lpfd_sys_madvise(iov[i].iov_base, len, advice);
+		r = lpfd_sys_madvise(v[i % IOV_CHUNK].iov_base, len, advice);
 		if (r < 0)
 			break;
 		done += len;
@@ -94,10 +128,12 @@ static ssize_t process_madvise_self(const struct iovec *iov, size_t vlen,
 
 	if (flags)
 		return -EINVAL;
-	r = check_iovecs(iov, vlen, advice);
+	r = kernel_check_iovecs(iov, vlen, advice);
 	if (r < 0)
 		return r;
-	return madvise_self(iov, vlen, advice);
+	if (vlen > UIO_MAXIOV)
+		return -EINVAL;
+	return madvise_self(lpfd_sys_getpid(), iov, vlen, advice);
 }
 
 /*

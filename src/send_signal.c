@@ -49,48 +49,29 @@ static int siginfo_copy_check(int signo, siginfo_t *info)
 	return r == -EINVAL ? 0 : r;
 }
 
-/* si_signo must equal sig; the copy is judged with the caller's si_signo. */
-static int mismatch(int signo, siginfo_t *info)
+/*
+ * The caller's siginfo, judged as the kernel judges it, in its order:
+ * EFAULT from the copy of its fixed part, EFAULT or E2BIG from its tail
+ * (judged with the caller's own si_signo), then EINVAL if si_signo is not
+ * sig. The fixed part is read once, into *head; the tail only by the
+ * kernel: here where the siginfo is refused, else by the call that sends.
+ */
+static int check_siginfo(pid_t self, int sig, siginfo_t *info,
+			 siginfo_t *head)
 {
-	int r = siginfo_copy_check(signo, info);
+	int r = lpfd_user_read(self, head, info, KERNEL_SIGINFO_SIZE);
 
+	if (r < 0 || head->si_signo == sig)
+		return r;
+	r = siginfo_copy_check(head->si_signo, info);
 	return r < 0 ? r : -EINVAL;
 }
 
-/* si_signo when the fixed part of *info can be read, else -EFAULT. */
-static int read_signo(siginfo_t *info, int *signo)
+/* Only a thread may send itself what looks like kill() or the kernel. */
+static bool may_send(pid_t id, pid_t tid, enum scope scope, int code)
 {
-	if (lpfd_user_readable(info, KERNEL_SIGINFO_SIZE) < 0)
-		return -EFAULT;
-	*signo = info->si_signo;
-	return 0;
-}
-
-/*
- * The caller's siginfo, judged as the kernel judges it, in its order:
- * EFAULT or E2BIG from the copy, then EINVAL if si_signo is not sig. On
- * success *code is its si_code.
- */
-static int check_siginfo(int sig, siginfo_t *info, int *code)
-{
-	int r = siginfo_copy_check(sig, info);
-	int signo;
-
-	if (r == -EFAULT) {
-		/* Unreadable at all, or only its tail: which one decides. */
-		if (read_signo(info, &signo) < 0 || signo == sig)
-			return -EFAULT;
-		return mismatch(signo, info);
-	}
-	if (r < 0 && r != -E2BIG)
-		return r;
-	/* The copy got past the fixed part, which is thus readable. */
-	if (info->si_signo != sig)
-		return mismatch(info->si_signo, info);
-	if (r < 0)
-		return r;
-	*code = info->si_code;
-	return 0;
+	return (id == tid && scope != SCOPE_PGRP) ||
+	       (code < 0 && code != SI_TKILL);
 }
 
 static enum scope scope_of(const struct lpfd_route *t, unsigned int flags)
@@ -147,24 +128,33 @@ static int send_signal_self_plain(const struct lpfd_route *t, int sig,
 	return lpfd_sys_kill(scope == SCOPE_GROUP ? id : -id, sig);
 }
 
+/*
+ * With a siginfo, the system call that sends it copies it again and judges
+ * that copy as pidfd_send_signal() would (EFAULT, E2BIG), so the library
+ * reads only the fixed part, for si_signo and si_code; the tail is asked
+ * about first only where the library refuses the siginfo itself (EINVAL,
+ * EPERM), which the kernel decides after the copy.
+ */
 static int send_signal_self(const struct lpfd_route *t, int sig,
 		       siginfo_t *info, unsigned int flags)
 {
 	enum scope scope = scope_of(t, flags);
+	siginfo_t head = { 0 };
 	pid_t tid, tgid, id;
-	int code, r;
+	int r;
 
 	if (!info)
 		return send_signal_self_plain(t, sig, scope);
 	tid = lpfd_sys_gettid();
 	tgid = lpfd_sys_getpid();
 	id = t->kind == LPFD_ROUTE_SELF_THREAD ? tid : tgid;
-	r = check_siginfo(sig, info, &code);
+	r = check_siginfo(tgid, sig, info, &head);
 	if (r < 0)
 		return r;
-	/* Only a thread may send itself what looks like kill() or the kernel. */
-	if ((id != tid || scope == SCOPE_PGRP) && (code >= 0 || code == SI_TKILL))
-		return -EPERM;
+	if (!may_send(id, tid, scope, head.si_code)) {
+		r = siginfo_copy_check(sig, info);
+		return r < 0 ? r : -EPERM;
+	}
 	if (scope == SCOPE_THREAD)
 		return lpfd_sys_rt_tgsigqueueinfo(tgid, id, sig, info);
 	if (scope == SCOPE_GROUP)

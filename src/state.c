@@ -21,10 +21,13 @@
  *     whole, stable copy or none; each copy is checked against what it
  *     names in the call that uses it (the arguments are in proc.c and
  *     cgroup.c, and in bench/README.md).
- *  5. The shim's dlsym() results (compat/libpidfd-compat.c). Pointer words
+ *  5. "process_vm_readv() on oneself is refused" (src/user.c:
+ *     vm_refused): 0 to 1 only, as a seccomp filter, once installed, stays
+ *     (and a forked child inherits it); the pipe it then takes is as sound.
+ *  6. The shim's dlsym() results (compat/libpidfd-compat.c). Pointer words
  *     with relaxed atomics: whoever looks them up stores the same value.
  *
- * lpfd_state_reset() returns 1 to 4 to their state at load, for tests.
+ * lpfd_state_reset() returns 1 to 5 to their state at load, for tests.
  */
 #include "internal.h"
 
@@ -68,4 +71,5 @@ void lpfd_state_reset(void)
 	lpfd_probe_reset();
 	lpfd_proc_reset();
 	lpfd_cgroup_reset();
+	lpfd_user_reset();
 }

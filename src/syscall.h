@@ -182,6 +182,16 @@ static inline ssize_t lpfd_sys_read(int fd, void *buf, size_t len)
 	return (ssize_t)lpfd_sc(__NR_read, fd, buf, len, 0, 0, 0);
 }
 
+static inline ssize_t lpfd_sys_write(int fd, const void *buf, size_t len)
+{
+	return (ssize_t)lpfd_sc(__NR_write, fd, buf, len, 0, 0, 0);
+}
+
+static inline int lpfd_sys_pipe2(int fd[2], int flags)
+{
+	return (int)lpfd_sc(__NR_pipe2, fd, flags, 0, 0, 0, 0);
+}
+
 /* close() always releases the descriptor on Linux, whatever it returns. */
 static inline void lpfd_sys_close(int fd)
 {

@@ -1,85 +1,158 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
- * The caller's memory, judged the way the kernel's copy_from_user() and
- * copy_to_user() judge it, so that a bad pointer gets EFAULT where the
- * library itself reads or writes it, never a crash. No signal handler (that
- * would be a side effect on the caller) and no other process: the futex
- * call does the looking, one call per page, and every seccomp profile in
- * use lets futex through.
+ * The caller's memory, read and written only by system calls, never by a
+ * plain load or store: a bad pointer, or one that another thread unmaps
+ * in the middle of the call, gets EFAULT from the kernel where the
+ * library touches it, never a crash. No signal handler (that would be a
+ * side effect on the caller) and no other process.
  *
- *   readable: FUTEX_WAIT for a value, with a timeout of zero. The kernel
- *             reads the word (EFAULT if it cannot), then either finds
- *             another value (EAGAIN) or times out at once (ETIMEDOUT).
- *   writable: FUTEX_WAKE_OP that ORs 0 into the word and wakes nobody. The
- *             kernel writes the word back atomically, unchanged (EFAULT if
- *             it cannot write).
+ * A copy is process_vm_readv() on the caller's own pid: its "local" side
+ * (written) and "remote" side (read) are both this process's memory, so it
+ * is a memcpy that the kernel makes, checking both sides as it goes. A
+ * seccomp profile that refuses it (EPERM, ENOSYS) is remembered, and the
+ * copy then goes through a pipe: write(2) from the source, read(2) into
+ * the destination, each EFAULT where it cannot.
  *
- * Protection is per page, so one word of each page the range touches
- * tells for the whole page; the word is the range's own first or the
- * page's, 4-aligned as futex wants.
+ * Nothing is looked at before it is used: what is read is read once, into
+ * the library's own stack, and the answer is written once, when the call
+ * is known to succeed. So a failing call writes nothing, and a page is
+ * never dirtied by a look (a shared file mapping's mtime, a private
+ * mapping's copy-on-write sharing). As with the kernel's copy_to_user(),
+ * a destination that stops being writable part-way is EFAULT with the
+ * part before it written.
  */
-#include <linux/futex.h>
-#include <time.h>
+#include <fcntl.h>
+#include <sys/uio.h>
 
 #include "internal.h"
 #include "syscall.h"
 
-#define PAGE_MIN 4096UL /* the smallest page any architecture has */
+#define CHUNK 4096      /* what an empty pipe always takes whole */
+#define MAX_SRC 8       /* source pieces of one copy */
 
-static long futex_peek(void *word)
+/* Sources for a struct's zeroed tail; 16383 is the most an ioctl carries. */
+static const char zeroes[4096];
+
+/* Refused by a seccomp filter: one that is installed stays, so 0 to 1 only. */
+static int vm_refused;
+
+void lpfd_user_reset(void)
 {
-	struct timespec zero = { 0, 0 };
-
-	return lpfd_sc(__NR_futex, word, FUTEX_WAIT_PRIVATE, 0x5a5a5a5a, &zero,
-		       0, 0);
+	__atomic_store_n(&vm_refused, 0, __ATOMIC_RELAXED);
 }
 
-static long futex_poke(void *word)
+static size_t iov_total(const struct iovec *v, int n)
 {
-	return lpfd_sc(__NR_futex, word, FUTEX_WAKE_OP_PRIVATE, 0, 0, word,
-		       FUTEX_OP(FUTEX_OP_OR, 0, FUTEX_OP_CMP_EQ, 0));
+	size_t t = 0;
+
+	for (int i = 0; i < n; i++)
+		t += v[i].iov_len;
+	return t;
 }
 
-/* Call check on a word of every page of [p, p + n): 0 or -EFAULT. */
-static int each_page(const void *p, size_t n, long (*check)(void *))
+/* -1: refused, use the pipe; else 0 or -EFAULT. */
+static int copy_vm(pid_t self, void *dst, const struct iovec *src, int nsrc)
 {
-	uintptr_t a = (uintptr_t)p, end;
+	struct iovec local = { dst, iov_total(src, nsrc) };
+	ssize_t n = lpfd_sys_process_vm_readv(self, &local, 1, src,
+					      (unsigned long)nsrc);
 
-	if (!n)
+	if (n == (ssize_t)local.iov_len)
 		return 0;
-	if (a + n < a)
-		return -EFAULT; /* wraps around: no such memory */
-	end = a + n;
-	while (a < end) {
-		if (check((void *)(a & ~(uintptr_t)3)) == -EFAULT)
-			return -EFAULT;
-		a = (a | (PAGE_MIN - 1)) + 1;
+	if (n == -EPERM || n == -ENOSYS || n == -EACCES) {
+		__atomic_store_n(&vm_refused, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	return -EFAULT; /* a short copy, or EFAULT itself */
+}
+
+/* Piece after piece through an empty pipe, never more than it holds. */
+static int pipe_pieces(const int fd[2], char *dst, const struct iovec *src,
+		       int nsrc)
+{
+	for (int i = 0; i < nsrc; i++) {
+		const char *s = src[i].iov_base;
+
+		for (size_t o = 0; o < src[i].iov_len; o += CHUNK) {
+			size_t want = src[i].iov_len - o;
+			ssize_t n;
+
+			want = want < CHUNK ? want : CHUNK;
+			n = lpfd_sys_write(fd[1], s + o, want);
+			if (n != (ssize_t)want)
+				return n == -EFAULT || n >= 0 ? -EFAULT : (int)n;
+			n = lpfd_sys_read(fd[0], dst, want);
+			if (n != (ssize_t)want)
+				return n == -EFAULT || n >= 0 ? -EFAULT : (int)n;
+			dst += want;
+		}
 	}
 	return 0;
 }
 
-int lpfd_user_readable(const void *p, size_t n)
+static int copy_pipe(void *dst, const struct iovec *src, int nsrc)
 {
-	return each_page(p, n, futex_peek);
+	int fd[2], r;
+
+	r = lpfd_sys_pipe2(fd, O_CLOEXEC | O_NONBLOCK);
+	if (r < 0)
+		return r;
+	r = pipe_pieces(fd, dst, src, nsrc);
+	lpfd_sys_close(fd[0]);
+	lpfd_sys_close(fd[1]);
+	return r;
 }
 
-int lpfd_user_writable(void *p, size_t n)
+static int copy(pid_t self, void *dst, const struct iovec *src, int nsrc)
 {
-	return each_page(p, n, futex_poke);
+	int r = -1;
+
+	if (!iov_total(src, nsrc))
+		return 0;
+	if (!__atomic_load_n(&vm_refused, __ATOMIC_RELAXED))
+		r = copy_vm(self, dst, src, nsrc);
+	return r == -1 ? copy_pipe(dst, src, nsrc) : r;
 }
 
-/*
- * The cheapest look, for the native get_info's request word: rt_sigprocmask
- * with an invalid "how" copies the 8 bytes in (EFAULT if it cannot), then
- * refuses the "how" (EINVAL) and changes nothing. It costs what any system
- * call costs, a third of a futex look (make bench). qemu-user judges "how"
- * first and so cannot tell: only the native path uses it, which qemu-user
- * never takes, since it does not know PIDFD_GET_INFO.
- */
-int lpfd_user_readable_u64(const void *p)
+int lpfd_user_read(pid_t self, void *dst, const void *src, size_t n)
 {
-	long r = lpfd_sc(__NR_rt_sigprocmask, -1, p, NULL, sizeof(uint64_t), 0,
-			 0);
+	struct iovec from = { (void *)src, n };
 
-	return r == -EFAULT ? -EFAULT : 0;
+	if ((uintptr_t)src + n < (uintptr_t)src)
+		return -EFAULT; /* wraps around: no such memory */
+	return copy(self, dst, &from, 1);
+}
+
+/* Sources for up to MAX_SRC - have pieces of the zeroed tail: how many. */
+static int zero_pieces(struct iovec *v, int have, size_t *tail)
+{
+	int n = have;
+
+	for (; *tail && n < MAX_SRC; n++) {
+		size_t z = *tail < sizeof(zeroes) ? *tail : sizeof(zeroes);
+
+		v[n] = (struct iovec){ (void *)zeroes, z };
+		*tail -= z;
+	}
+	return n;
+}
+
+int lpfd_user_write(pid_t self, void *dst, size_t size, const void *src,
+		    size_t n)
+{
+	struct iovec from[MAX_SRC] = { { (void *)src, n < size ? n : size } };
+	size_t tail = size > n ? size - n : 0;
+	char *d = dst;
+	int nsrc, r;
+
+	if ((uintptr_t)dst + size < (uintptr_t)dst)
+		return -EFAULT;
+	nsrc = zero_pieces(from, 1, &tail);
+	for (;;) {
+		r = copy(self, d, from, nsrc);
+		if (r < 0 || !tail)
+			return r;
+		d += iov_total(from, nsrc);
+		nsrc = zero_pieces(from, 0, &tail);
+	}
 }

@@ -54,4 +54,10 @@ readelf -d "$root/lib/libpidfd/libpidfd-compat.so" | grep -q SONAME &&
 	fail "libpidfd-compat.so has a soname"
 LD_PRELOAD="$root/lib/libpidfd/libpidfd-compat.so" "$root/bin/pidfd" info self > /dev/null ||
 	fail "pidfd info self under the installed shim"
-echo "install-check: $(wc -l < "$dest/have") files installed as listed; example built with '$flags' and run"
+# STATIC=0 (a distribution that ships no static library): the same, but
+# libpidfd.a.
+$make -s -C "$here" O="$build" DESTDIR="$dest/nostatic" PREFIX="$prefix" STATIC=0 install > /dev/null
+(cd "$dest/nostatic$prefix" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort) > "$dest/have-nostatic"
+grep -vx lib/libpidfd.a "$dest/want" | diff -u - "$dest/have-nostatic" ||
+	fail "make install STATIC=0: installed files differ from the list above"
+echo "install-check: $(wc -l < "$dest/have") files installed as listed, all but libpidfd.a with STATIC=0; example built with '$flags' and run"

@@ -337,3 +337,84 @@ TEST(compat_exports_only_the_interposed_calls)
 			FAIL("the shim exports %s", hidden[i]);
 	ASSERT_TRUE(dlopen("libpidfd.so.0", RTLD_NOW | RTLD_NOLOAD) == NULL);
 }
+
+/*
+ * The shim's entry points within 4 KiB of stack too (test-stack measures
+ * the library's): each on a painted stack, after a first call that
+ * resolves what the shim looks up (dlsym(RTLD_NEXT), the dynamic linker's,
+ * which comes on top of the budget).
+ */
+typedef int (*shim_ioctl_fn)(int, unsigned long, ...);
+typedef long (*shim_syscall_fn)(long, ...);
+typedef int (*shim_waitid_fn)(idtype_t, id_t, siginfo_t *, int);
+static shim_ioctl_fn g_shim_ioctl;
+static shim_syscall_fn g_shim_syscall;
+static shim_waitid_fn g_shim_waitid;
+static int g_shim_fd;
+
+static void shim_info(void)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK };
+
+	(void)g_shim_ioctl(g_shim_fd, PIDFD_GET_INFO, &info);
+}
+
+static void shim_ns(void)
+{
+	int fd = g_shim_ioctl(g_shim_fd, PIDFD_GET_UTS_NAMESPACE, 0);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+static void shim_signal(void)
+{
+	(void)g_shim_syscall(SYS_pidfd_send_signal, PIDFD_SELF, 0, NULL, 0);
+}
+
+static void shim_getfd(void)
+{
+	long fd = g_shim_syscall(SYS_pidfd_getfd, PIDFD_SELF_PROCESS, 0, 0);
+
+	if (fd >= 0)
+		close((int)fd);
+}
+
+static void shim_waitid(void)
+{
+	siginfo_t si;
+
+	(void)g_shim_waitid(P_PIDFD, (id_t)PIDFD_SELF, &si, WEXITED | WNOHANG);
+}
+
+TEST(compat_entry_points_within_4_kib_of_stack)
+{
+	static const struct { const char *name; void (*fn)(void); } calls[] = {
+		{ "ioctl(PIDFD_GET_INFO)", shim_info },
+		{ "ioctl(PIDFD_GET_UTS_NAMESPACE)", shim_ns },
+		{ "syscall(pidfd_send_signal, PIDFD_SELF)", shim_signal },
+		{ "syscall(pidfd_getfd, PIDFD_SELF_PROCESS)", shim_getfd },
+		{ "waitid(P_PIDFD, PIDFD_SELF)", shim_waitid },
+	};
+	char path[4200];
+	void *h;
+
+	snprintf(path, sizeof(path), "%s/../libpidfd-compat.so", tests_dir());
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_TRUE(h != NULL);
+	g_shim_ioctl = (shim_ioctl_fn)dlsym(h, "ioctl");
+	g_shim_syscall = (shim_syscall_fn)dlsym(h, "syscall");
+	g_shim_waitid = (shim_waitid_fn)dlsym(h, "waitid");
+	ASSERT_TRUE(g_shim_ioctl && g_shim_syscall && g_shim_waitid);
+	util_spawn(NULL, NULL, &g_shim_fd);
+	for (size_t i = 0; i < sizeof(calls) / sizeof(*calls); i++) {
+		size_t n;
+
+		calls[i].fn();
+		n = util_stack_used(calls[i].fn);
+		if (n > util_stack_budget())
+			FAIL("the shim's %s: %zu bytes of stack, over %zu",
+			     calls[i].name, n, util_stack_budget());
+	}
+	util_kill_reap(g_shim_fd);
+}

@@ -101,6 +101,19 @@ TEST(example_peercred_checks_the_peer)
 		ASSERT_TRUE(strstr(o.out, "(pidfd from SO_PEERPIDFD)") != NULL);
 }
 
+/* The peer's own executable and command line, read through its pidfd. */
+TEST(example_peer_exe_logs_the_peer)
+{
+	char want[PATH_MAX + 32];
+	struct cli_out o;
+
+	ASSERT_EQ(CLI(&o, "examples/peer-exe"), 0);
+	ASSERT_EQ(o.err[0], '\0');
+	snprintf(want, sizeof(want), " exe %s cmdline ", cli_path("examples/peer-exe"));
+	ASSERT_TRUE(strstr(o.out, want) != NULL);
+	ASSERT_TRUE(strstr(o.out, " --client /tmp/peer-exe-") != NULL);
+}
+
 TEST(example_madvise_self_advises_all)
 {
 	struct cli_out o;

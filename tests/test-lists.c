@@ -3,7 +3,8 @@
  * Every copy of the library's lists has every entry: the operations and
  * the kernel features of src/feature_list.h in the man page, in the docs'
  * tables of what each kernel does and in the recorded `pidfd features` of
- * each user-mode-linux kernel (tests/kernels/). What the code makes from
+ * each user-mode-linux kernel (tests/kernels/); the PIDFD_INFO_* bits of
+ * the public header in the list and in libpidfd_get_info(3). What the code makes from
  * the lists is generated, or static-asserted against the public header
  * (src/features.c); these are the copies written for readers, which a new
  * entry must reach.
@@ -27,6 +28,14 @@ static const struct {
 #define FEATURE(NAME, name, since, emulable, what) { #NAME, since, what },
 	LPFD_FEATURES(FEATURE)
 #undef FEATURE
+};
+
+static const struct {
+	const char *name, *field;
+} info_bits[] = {
+#define INFO_BIT(NAME, feat, emulated, last) { #NAME, #last },
+	LPFD_INFO_BITS(INFO_BIT)
+#undef INFO_BIT
 };
 
 static bool is_word_char(char c)
@@ -158,4 +167,41 @@ TEST(every_kernel_record_has_every_operation_and_feature)
 		free(rec);
 	}
 	globfree(&g);
+}
+
+/*
+ * Every PIDFD_INFO_* bit the public header defines is in the library's
+ * list (which makes what get_info can return and the tool's names), and
+ * its man page names each bit and the field it fills.
+ */
+TEST(every_info_bit_is_listed_and_documented)
+{
+	char *h = util_read_text("include/libpidfd.h");
+	char *man = util_read_text("man/libpidfd_get_info.3");
+	const char *p = h, *man_end = man + strlen(man);
+	char name[64], word[80];
+
+	while ((p = strstr(p, "#define PIDFD_INFO_"))) {
+		bool listed = false;
+
+		p += strlen("#define PIDFD_INFO_");
+		if (sscanf(p, "%63[A-Z0-9_] (1UL <<", name) != 1 ||
+		    !strstr(p, "(1UL <<") || strchr(p, '\n') < strstr(p, "(1UL <<"))
+			continue;
+		for (size_t i = 0; i < lpfd_array_size(info_bits); i++)
+			listed |= strcmp(info_bits[i].name, name) == 0;
+		if (!listed)
+			FAIL("include/libpidfd.h: PIDFD_INFO_%s is not in "
+			     "LPFD_INFO_BITS (src/feature_list.h)", name);
+	}
+	for (size_t i = 0; i < lpfd_array_size(info_bits); i++) {
+		snprintf(word, sizeof(word), "PIDFD_INFO_%s", info_bits[i].name);
+		if (!has_word(man, man_end, word))
+			FAIL("man/libpidfd_get_info.3 does not name %s", word);
+		if (!has_word(man, man_end, info_bits[i].field))
+			FAIL("man/libpidfd_get_info.3 does not name the field %s",
+			     info_bits[i].field);
+	}
+	free(man);
+	free(h);
 }

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -704,4 +705,69 @@ char *util_read_text(const char *path)
 	fclose(f);
 	text[n] = '\0';
 	return text;
+}
+
+/* ------------------------------------------------------------------------
+ * The painted stack.
+ */
+#define PAINTED (64 * 1024)
+#define PAINT 0xa5
+
+static char *g_painted;
+static ucontext_t g_paint_main, g_paint_call;
+static void (*g_paint_fn)(void);
+static uintptr_t g_paint_entry;
+
+static inline uintptr_t stack_pointer(void)
+{
+	uintptr_t sp;
+
+#if defined(__x86_64__)
+	__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+#elif defined(__aarch64__)
+	__asm__ volatile("mov %0, sp" : "=r"(sp));
+#else
+	sp = (uintptr_t)__builtin_frame_address(0);
+#endif
+	return sp;
+}
+
+static void on_painted_stack(void)
+{
+	g_paint_entry = stack_pointer();
+	g_paint_fn();
+}
+
+size_t util_stack_used(void (*fn)(void))
+{
+	size_t i = 0;
+
+	if (!g_painted) {
+		g_painted = mmap(NULL, PAINTED, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		ASSERT_TRUE(g_painted != MAP_FAILED);
+	}
+	memset(g_painted, PAINT, PAINTED);
+	g_paint_fn = fn;
+	ASSERT_EQ(getcontext(&g_paint_call), 0);
+	g_paint_call.uc_stack.ss_sp = g_painted;
+	g_paint_call.uc_stack.ss_size = PAINTED;
+	g_paint_call.uc_link = &g_paint_main;
+	makecontext(&g_paint_call, on_painted_stack, 0);
+	ASSERT_EQ(swapcontext(&g_paint_main, &g_paint_call), 0);
+	while (i < PAINTED && (unsigned char)g_painted[i] == PAINT)
+		i++;
+	return (size_t)(g_paint_entry - (uintptr_t)(g_painted + i));
+}
+
+size_t util_stack_budget(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return 4 * 4096; /* ASan's redzones around every local */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	return 4 * 4096;
+#endif
+#endif
+	return 4096;
 }

@@ -242,4 +242,13 @@ void util_cgroup_move(const char *dir, pid_t pid);
  */
 void util_cgroup_remove(const char *dir);
 
+/*
+ * The stack fn uses: run on a painted stack of its own (makecontext), the
+ * bytes below the frame that calls it that it touched. The caller's frame
+ * is counted too (a few words): an upper bound.
+ */
+size_t util_stack_used(void (*fn)(void));
+/* What every public function may use (4 KiB), times ASan's redzones. */
+size_t util_stack_budget(void);
+
 #endif

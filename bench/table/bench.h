@@ -80,12 +80,12 @@ struct row {
 };
 
 /* main.c: the run, the processes, the table. */
-#define MAX_ROWS 80
+#define MAX_ROWS 96
 extern struct row rows[MAX_ROWS];
 extern int nrows;
 extern int r_empty, r_floor;
 extern bool g_have_ioctl; /* the kernel has PIDFD_GET_INFO */
-/* Before 6.19 (no supported mask) the native path checks the request. */
+/* Before 7.1 (the newest layout) the native path reads the request. */
 extern bool g_request_checked;
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 int sys_pidfd_open(pid_t pid, unsigned int flags);
@@ -134,10 +134,17 @@ int op_floor_info(const struct row *r);
 int op_sound_floor(const struct row *r);
 int op_sound_floor_merged(const struct row *r);
 int op_sound_floor_checked(const struct row *r);
+/* A copy by the kernel, process_vm_readv on oneself, as the library makes. */
+void copy_by_kernel(pid_t self, void *dst, const void *src, size_t n);
 void find_proofs(void);
 void floor_paths(void);
 void find_cgroup_dir(void);
 void add_proof_rows(void);
+int sound_proc_dir(void);
+
+/* proc_open.c: libpidfd_proc_open() against open("/proc/<pid>/...") and its floor. */
+void add_proc_open_rows(void);
+void print_proc_open_targets(void);
 
 /* kernel.c: the kernel work under the emulation, each piece alone. */
 void add_kernel_rows(void);

@@ -146,6 +146,7 @@ static void build_table(void)
 	add_sentinel_rows();
 	add_kernel_rows();
 	add_proof_rows();
+	add_proc_open_rows();
 }
 
 static void print_targets(void)
@@ -155,6 +156,7 @@ static void print_targets(void)
 	print_native_targets();
 	print_emulated_targets();
 	print_sentinel_targets();
+	print_proc_open_targets();
 	print_floors();
 }
 
@@ -178,7 +180,7 @@ int main(void)
 		struct lpfd_kernel_info k;
 
 		lpfd_kernel_info(&k);
-		g_request_checked = g_have_ioctl && !k.supported;
+		g_request_checked = g_have_ioctl && k.size < PIDFD_INFO_SIZE_VER3;
 	}
 	find_proofs();
 	floor_paths();

@@ -17,7 +17,7 @@ static const struct {
 	SC(statx), SC(pread64), SC(pidfd_open), SC(pidfd_send_signal),
 	SC(pidfd_getfd), SC(process_madvise), SC(dup), SC(dup3),
 	SC(rt_sigprocmask), SC(kcmp), SC(open), SC(fstatfs), SC(statfs),
-	SC(futex), SC(openat2), SC(close_range),
+	SC(futex), SC(openat2), SC(close_range), SC(process_vm_readv), SC(pipe2),
 };
 
 static const char *sc_name(long nr, char *buf, size_t size)
