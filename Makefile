@@ -88,8 +88,8 @@ CFLAGS_ALL := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 # lib/: code shared by the library, the tool, the tests and the fuzzers,
-# part of no ABI (as util-linux's lib/). lib/parse.c is the library's too;
-# the rest is the tool's and enters no libpidfd.so.
+# part of no ABI (as util-linux's lib/): the feature lists, and lib/parse.c,
+# the library's too; the rest is the tool's and enters no libpidfd.so.
 SHARED_SRCS := lib/parse.c
 TOOL_LIB_SRCS := $(filter-out $(SHARED_SRCS),$(sort $(wildcard lib/*.c)))
 LIB_SRCS   := $(sort $(wildcard src/*.c)) $(SHARED_SRCS)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pidfd.h"
-#include "../src/feature_list.h"
+#include "../lib/feature_list.h"
 
 struct kfeature {
 	uint64_t bit;

@@ -136,10 +136,11 @@ static int newest_errno(int pidfd, int err)
  * supported_mask elsewhere: where the caller asked for it, the answer is
  * made on the stack, brought to the newest layout and written once. The
  * request is read first, where it can be (an unreadable one is the ioctl's
- * EFAULT, after the kernel's own checks of the fd).
+ * EFAULT, after the kernel's own checks of the fd). own: the struct is the
+ * library's, on its stack, and its request is read as it stands.
  */
 static int get_info_native_fd(int pidfd, struct pidfd_info *info,
-			      size_t size)
+			      size_t size, bool own)
 {
 	struct lpfd_kernel_info k;
 	struct pidfd_info a = { 0 };
@@ -150,14 +151,20 @@ static int get_info_native_fd(int pidfd, struct pidfd_info *info,
 
 	lpfd_kernel_info(&k);
 	if (k.size < PIDFD_INFO_SIZE_VER3) {
-		self = lpfd_sys_getpid();
-		if (lpfd_user_read(self, &req, info, sizeof(req)) == 0 &&
+		self = own ? 0 : lpfd_sys_getpid();
+		if (own)
+			req = info->mask;
+		if ((own || lpfd_user_read(self, &req, info, sizeof(req)) == 0) &&
 		    (req & PIDFD_INFO_SUPPORTED_MASK)) {
 			a.mask = req;
 			r = lpfd_sys_ioctl(pidfd, info_cmd(asize), &a);
 			if (r < 0)
 				return newest_errno(pidfd, r);
 			lpfd_info_to_newest(&a, asize, req, k.size);
+			if (own) {
+				memcpy(info, &a, asize);
+				return 0;
+			}
 			return lpfd_user_write(self, info, size, &a, asize);
 		}
 	}
@@ -166,16 +173,16 @@ static int get_info_native_fd(int pidfd, struct pidfd_info *info,
 }
 
 static int get_info_native(const struct lpfd_route *t,
-			   struct pidfd_info *info, size_t size)
+			   struct pidfd_info *info, size_t size, bool own)
 {
 	int fd, err;
 
 	if (!lpfd_route_is_self(t))
-		return get_info_native_fd(t->fd, info, size);
+		return get_info_native_fd(t->fd, info, size, own);
 	fd = lpfd_route_open_self(t);
 	if (fd < 0)
 		return fd;
-	err = get_info_native_fd(fd, info, size);
+	err = get_info_native_fd(fd, info, size, own);
 	lpfd_sys_close(fd);
 	return err;
 }
@@ -458,7 +465,8 @@ static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
 	return size > INFO_SIZE_MAX ? -E2BIG : -EINVAL;
 }
 
-static int do_get_info(int pidfd, struct pidfd_info *info, size_t size)
+static int do_get_info(int pidfd, struct pidfd_info *info, size_t size,
+		       bool own)
 {
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 	int r = check_args(&t, info, size);
@@ -469,13 +477,18 @@ static int do_get_info(int pidfd, struct pidfd_info *info, size_t size)
 	if (r < 0)
 		return r;
 	if (r)
-		return get_info_native(&t, info, size);
+		return get_info_native(&t, info, size, own);
 	return get_info_emulated(&t, info, size);
 }
 
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 {
-	return do_get_info(pidfd, info, size);
+	return do_get_info(pidfd, info, size, false);
+}
+
+int lpfd_get_info_own(int pidfd, struct pidfd_info *info, size_t size)
+{
+	return do_get_info(pidfd, info, size, true);
 }
 
 LIBPIDFD_API int libpidfd_get_info(int pidfd, struct pidfd_info *info,
@@ -483,5 +496,5 @@ LIBPIDFD_API int libpidfd_get_info(int pidfd, struct pidfd_info *info,
 {
 	int saved = errno;
 
-	return (int)lpfd_return(saved, do_get_info(pidfd, info, size));
+	return (int)lpfd_return(saved, do_get_info(pidfd, info, size, false));
 }

@@ -18,7 +18,7 @@
 #include <sys/types.h>
 
 #include "libpidfd.h"
-#include "feature_list.h"
+#include "../lib/feature_list.h"
 #include "../lib/parse.h"
 
 #define LIBPIDFD_API __attribute__((visibility("default")))
@@ -39,7 +39,7 @@ static inline long lpfd_return(int saved_errno, long ret)
 }
 
 /* ------------------------------------------------------------------------
- * Feature probes (src/probe.c), one per line of src/feature_list.h. Each is
+ * Feature probes (src/probe.c), one per line of lib/feature_list.h. Each is
  * found out by a real, harmless call (never a process or a thread: the
  * caller may run under seccomp or a pids limit) and cached lock-free.
  */
@@ -267,6 +267,8 @@ pid_t lpfd_not_a_pidfd_is_ebadf(int r);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+/* The same for a struct of the library's own: its request read as it stands. */
+int lpfd_get_info_own(int pidfd, struct pidfd_info *info, size_t size);
 /*
  * Bring a struct pidfd_info written by a kernel whose struct has ksize
  * bytes (64 to 88) to the newest layout; size is the caller's struct size,
