@@ -220,33 +220,102 @@ int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out)
 }
 
 /*
- * "0::<path>" is the cgroup2 line. A path the kernel marks " (deleted)"
- * names a cgroup that is gone, and one with ".." components lies outside
- * our cgroup namespace: neither can be resolved to the right cgroup.
+ * Whether a cgroup path is one the kernel prints: "/" and components,
+ * none empty; ".." components only at its start (a cgroup outside our
+ * cgroup namespace, reached by going up from its root), never after a
+ * name. A name that merely starts with ".." is a name.
  */
-int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size)
+static bool cgroup_path_ok(const char *v, size_t n)
 {
-	static const char deleted[] = " (deleted)";
-	const char *p = buf, *end = buf + len, *line, *v;
-	size_t n;
+	bool named = false;
 
-	while (next_line(&p, end, &line, &n)) {
-		if (!line_value(line, n, "0::", &v) || v >= line + n || *v != '/')
+	if (!n || v[0] != '/' || memchr(v, '\0', n))
+		return false;
+	for (size_t i = 1, start = 1; i <= n; i++) {
+		size_t clen;
+
+		if (i < n && v[i] != '/')
 			continue;
-		n = (size_t)(line + n - v);
-		if (n >= sizeof(deleted) - 1 &&
-		    memcmp(v + n - (sizeof(deleted) - 1), deleted,
-			   sizeof(deleted) - 1) == 0)
+		clen = i - start;
+		if (clen == 0 && n > 1)
+			return false; /* "//" or a trailing "/" */
+		if (clen == 2 && v[start] == '.' && v[start + 1] == '.') {
+			if (named)
+				return false;
+		} else if (clen) {
+			named = true;
+		}
+		start = i + 1;
+	}
+	return true;
+}
+
+/*
+ * "0::<path>" is the cgroup2 line; the path is as the kernel printed it,
+ * " (deleted)" included (a cgroup that is gone, or a name that ends so:
+ * the caller tells them apart).
+ */
+int lpfd_locate_cgroup(const char *buf, size_t len, size_t *off, size_t *n)
+{
+	const char *p = buf, *end = buf + len, *line, *v;
+	size_t ln;
+
+	while (next_line(&p, end, &line, &ln)) {
+		if (!line_value(line, ln, "0::", &v) || v >= line + ln || *v != '/')
+			continue;
+		ln = (size_t)(line + ln - v);
+		if (!cgroup_path_ok(v, ln))
 			return -ENOENT;
-		if (n >= size || memchr(v, '\0', n))
-			return -ENAMETOOLONG;
-		memmove(path, v, n);
-		path[n] = '\0';
-		if (strstr(path, "/..") || strstr(path, "//"))
-			return -ENOENT;
+		*off = (size_t)(v - buf);
+		*n = ln;
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size)
+{
+	size_t off, n;
+	int r = lpfd_locate_cgroup(buf, len, &off, &n);
+
+	if (r < 0)
+		return r;
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memmove(path, buf + off, n);
+	path[n] = '\0';
+	return 0;
+}
+
+/*
+ * The task's flags in /proc/<pid>/stat: "pid (comm) S ppid pgrp session
+ * tty_nr tpgid flags ...". The command name may hold anything, so the
+ * fields are counted from the last ')'.
+ */
+int lpfd_parse_stat_flags(const char *buf, size_t len, unsigned int *flags)
+{
+	const char *p = buf + len, *end = buf + len;
+	long long x = -1;
+
+	while (p > buf && p[-1] != ')')
+		p--;
+	if (p == buf)
+		return -ENOENT;
+	/* Past the state, the fields ppid (4) to flags (9). */
+	if (end - p < 3 || p[0] != ' ' || p[1] <= ' ')
+		return -ENOENT;
+	p += 2;
+	for (int field = 4; field <= 9; field++) {
+		if (p >= end || *p != ' ')
+			return -ENOENT;
+		p++;
+		if (lpfd_parse_int(&p, end, &x) < 0)
+			return -ENOENT;
+	}
+	if (x < 0 || x > 0xffffffffLL || (p < end && *p != ' ' && *p != '\n'))
+		return -ENOENT;
+	*flags = (unsigned int)x;
+	return 0;
 }
 
 /* Undo the octal escapes of mountinfo ("\040" for a space) in place. */

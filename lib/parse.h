@@ -39,13 +39,25 @@ struct lpfd_status {
 #define LPFD_ST_INFO   0x3fu /* all that get_info needs */
 #define LPFD_ST_NSPID (1u << 6)
 
-/* Longest cgroup path the library resolves; longer ones leave CGROUPID clear. */
+/*
+ * Longest cgroup path the library resolves; longer ones leave CGROUPID
+ * clear. The path sits on the stack whole (src/cgroup.c: it is compared
+ * with a second read of its file), so it is what bounds that frame.
+ */
 #define LPFD_PATH_MAX 1024
 
 int lpfd_parse_fdinfo(const char *buf, size_t len, struct lpfd_fdinfo *out);
 int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out);
-/* The cgroup2 ("0::") path of /proc/<pid>/cgroup, NUL-terminated, or -ENOENT. */
+/*
+ * The cgroup2 ("0::") path of /proc/<pid>/cgroup, as the kernel printed
+ * it (leading ".." components and a " (deleted)" suffix included),
+ * NUL-terminated, or -ENOENT; -ENAMETOOLONG if it does not fit.
+ */
 int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size);
+/* The same, in place: where it is in buf (n bytes from off). */
+int lpfd_locate_cgroup(const char *buf, size_t len, size_t *off, size_t *n);
+/* The task's PF_* flags (field 9 of /proc/<pid>/stat): 0, or -ENOENT. */
+int lpfd_parse_stat_flags(const char *buf, size_t len, unsigned int *flags);
 struct lpfd_mountinfo {
 	int mnt_id;
 	char *root; /* the cgroup mounted there, as our cgroup namespace sees it */

@@ -3,7 +3,12 @@
  * The cgroup2 id of a process, from the path its /proc/<pid>/cgroup names:
  * the path is joined to a cgroup2 mount that holds it, found in
  * /proc/self/mountinfo, and the id is the file handle of the directory
- * there.
+ * there. The path is resolved between two reads of the file and checked
+ * after the second (lpfd_read_cgroupid(), which says why that is sound),
+ * so that the answer is a cgroup the process was in during the call.
+ * Stack: the file read (LPFD_PATH_MAX and a little) and one scratch
+ * buffer that holds the mountinfo chunk, then the joined path: about
+ * 2.8 KB in all, so that get_info stays within 4 KiB.
  *
  * Reading mountinfo is most of the cost (the kernel formats every mount:
  * tens of microseconds, see make bench), so the mount of the last lookup
@@ -39,21 +44,39 @@
 #include "syscall.h"
 
 /*
- * Where the cgroup at path (as /proc names it) is, through a cgroup2
- * mount of root at mnt: 0 and the full path in full, or -ENOENT if the
- * mount does not hold it or the result would not fit.
+ * What of path (as /proc names it) lies below a cgroup2 mount's root:
+ * NULL if the mount does not hold it. Both are relative to the caller's
+ * cgroup namespace, so either may start with ".." components (a root or a
+ * cgroup above the namespace's); those of the path must all be the
+ * root's, or the path leads above the mount.
  */
-static int join_cgroup_path(char *full, size_t size, const char *root,
-			    const char *mnt, const char *path)
+static const char *below_root(const char *root, const char *path)
 {
 	size_t rlen = strcmp(root, "/") == 0 ? 0 : strlen(root);
-	size_t mlen = strcmp(mnt, "/") == 0 ? 0 : strlen(mnt), tail;
 	const char *rest;
 
 	if (strncmp(path, root, rlen) != 0 ||
 	    (path[rlen] != '/' && path[rlen] != '\0'))
-		return -ENOENT;
+		return NULL;
 	rest = path + rlen;
+	if (strncmp(rest, "/..", 3) == 0 && (rest[3] == '/' || !rest[3]))
+		return NULL;
+	return rest;
+}
+
+/*
+ * Where the cgroup at path is, through a cgroup2 mount of root at mnt: 0
+ * and the full path in full, or -ENOENT if the mount does not hold it or
+ * the result would not fit.
+ */
+static int join_cgroup_path(char *full, size_t size, const char *root,
+			    const char *mnt, const char *path)
+{
+	size_t mlen = strcmp(mnt, "/") == 0 ? 0 : strlen(mnt), tail;
+	const char *rest = below_root(root, path);
+
+	if (!rest)
+		return -ENOENT;
 	tail = strlen(rest);
 	if (mlen + tail + 2 > size)
 		return -ENOENT;
@@ -65,7 +88,7 @@ static int join_cgroup_path(char *full, size_t size, const char *root,
 }
 
 /* The longest root and mount point the cache keeps (longer: not cached). */
-#define CACHE_STR 240
+#define CACHE_STR 128
 
 struct cgroup2_mount {
 	uint64_t cgroup_ns; /* inode of the cgroup namespace root was read in */
@@ -76,9 +99,19 @@ struct cgroup2_mount {
 	char mnt[CACHE_STR];
 };
 
+/*
+ * Where a cgroup path leads: the path joined to a cgroup2 mount, in the
+ * room the mountinfo chunk took while the mount was looked for (the one
+ * big buffer of a look-up: a call runs within 4 KiB of stack).
+ */
+#define FULL_MAX (LPFD_PATH_MAX + CACHE_STR)
+union scratch {
+	char chunk[1024]; /* mountinfo, a line at a time (a longer one is skipped) */
+	char full[FULL_MAX];
+};
+
 struct cgroup_lookup {
 	const char *path;      /* the cgroup, as /proc/<pid>/cgroup names it */
-	char full[LPFD_PATH_MAX]; /* where it is, through a cgroup2 mount */
 	int mnt_id;
 	bool cacheable;        /* root and mount point fit in m */
 	struct cgroup2_mount m;
@@ -95,22 +128,24 @@ static void copy_str(char *dst, const char *src, size_t size, bool *fits)
 	memcpy(dst, src, n + 1);
 }
 
-/* A cgroup2 mount whose root holds the cgroup gives its full path. */
+/*
+ * The first cgroup2 mount whose root holds the cgroup; its root and mount
+ * point must fit in m, where the path is joined to them once the chunk
+ * they sit in is free.
+ */
 static int match_cgroup2_mount(char *line, size_t len, void *ctx)
 {
 	struct cgroup_lookup *l = ctx;
 	struct lpfd_mountinfo mi;
 
-	if (lpfd_parse_mountinfo_line(line, len, &mi) < 0)
-		return 0;
-	if (join_cgroup_path(l->full, sizeof(l->full), mi.root, mi.mnt,
-			     l->path) < 0)
+	if (lpfd_parse_mountinfo_line(line, len, &mi) < 0 ||
+	    !below_root(mi.root, l->path))
 		return 0;
 	l->mnt_id = mi.mnt_id;
 	l->cacheable = true;
 	copy_str(l->m.root, mi.root, sizeof(l->m.root), &l->cacheable);
 	copy_str(l->m.mnt, mi.mnt, sizeof(l->m.mnt), &l->cacheable);
-	return 1;
+	return l->cacheable ? 1 : 0;
 }
 
 struct lpfd_file_handle {
@@ -193,14 +228,9 @@ union cache_words {
 static unsigned int cache_seq; /* 0: empty; odd: being written */
 static uint64_t cache_data[CACHE_WORDS];
 
-static bool cache_load(struct cgroup2_mount *out)
+static bool cache_load(union cache_words *out)
 {
-	union cache_words u;
-
-	if (!lpfd_seqcache_load(&cache_seq, cache_data, u.w, CACHE_WORDS))
-		return false;
-	*out = u.m;
-	return true;
+	return lpfd_seqcache_load(&cache_seq, cache_data, out->w, CACHE_WORDS);
 }
 
 static void cache_store(const struct cgroup2_mount *m)
@@ -217,37 +247,42 @@ void lpfd_cgroup_reset(void)
 	__atomic_store_n(&cache_seq, 0, __ATOMIC_RELAXED);
 }
 
-/* The id of the cgroup at path through the remembered mount, or -ENOENT. */
-static int cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id)
+/*
+ * The id of the cgroup at path through the remembered mount, or -ENOENT;
+ * full gets where it led.
+ */
+static __attribute__((noinline)) int
+cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id, char *full)
 {
-	struct cgroup2_mount m;
-	char full[LPFD_PATH_MAX];
+	union cache_words u;
+	const struct cgroup2_mount *m = &u.m;
 	uint64_t root_id;
 	int mnt_id;
 
-	if (!cache_load(&m) || m.cgroup_ns != cgroup_ns)
+	if (!cache_load(&u) || m->cgroup_ns != cgroup_ns)
 		return -ENOENT;
-	if (join_cgroup_path(full, sizeof(full), m.root, m.mnt, path) < 0)
+	if (join_cgroup_path(full, FULL_MAX, m->root, m->mnt, path) < 0)
 		return -ENOENT;
 	/* The very mount remembered (its id never reused): its root is too. */
-	if (m.mnt_unique) {
+	if (m->mnt_unique) {
 		uint64_t unique;
 
 		if (cgroup_handle_unique(full, id, &unique) < 0 ||
-		    unique != m.mnt_unique)
+		    unique != m->mnt_unique)
 			return -ENOENT;
 		return 0;
 	}
-	if (cgroup_handle(m.mnt, &root_id, &mnt_id) < 0 ||
-	    mnt_id != m.mnt_id || root_id != m.root_id)
+	if (cgroup_handle(m->mnt, &root_id, &mnt_id) < 0 ||
+	    mnt_id != m->mnt_id || root_id != m->root_id)
 		return -ENOENT;
-	if (cgroup_handle(full, id, &mnt_id) < 0 || mnt_id != m.mnt_id)
+	if (cgroup_handle(full, id, &mnt_id) < 0 || mnt_id != m->mnt_id)
 		return -ENOENT;
 	return 0;
 }
 
 /* Remember the mount a lookup went through, if its root checks out. */
-static void remember(struct cgroup_lookup *l, uint64_t cgroup_ns)
+static __attribute__((noinline)) void remember(struct cgroup_lookup *l,
+						  uint64_t cgroup_ns)
 {
 	uint64_t root_id;
 	int mnt_id;
@@ -267,40 +302,32 @@ static void remember(struct cgroup_lookup *l, uint64_t cgroup_ns)
 }
 
 /*
- * Through the remembered mount if it checks out, else through the first
- * mount in mountinfo that holds the cgroup. Either way the handle must
- * come from the very mount the path was built from, or the path led
- * elsewhere.
+ * The id of the cgroup at path: through the remembered mount if it checks
+ * out, else through the first mount in mountinfo that holds the cgroup.
+ * Either way the handle must come from the very mount the path was built
+ * from, or the path led elsewhere. sc->full gets where it led.
  */
-int lpfd_read_cgroupid(struct lpfd_proc *p, const char *path,
-			 uint64_t *id)
+static int cgroupid_of_path(struct lpfd_proc *p, const char *path,
+			    union scratch *sc, uint64_t *id)
 {
-	char buf[LPFD_PATH_MAX + 64], chunk[4096];
-	struct cgroup_lookup l = { .mnt_id = -1, .m.mnt_unique = 0 };
+	struct cgroup_lookup l = { .path = path, .mnt_id = -1 };
 	uint64_t cgroup_ns = 0;
 	bool cacheable;
 	int mnt_id, r;
-	ssize_t n;
 
-	n = lpfd_proc_read(p, path, buf, sizeof(buf));
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : (int)n;
-	r = lpfd_parse_cgroup(buf, (size_t)n, buf, sizeof(buf));
-	if (r < 0)
-		return r;
 	/* Only this thread changes its cgroup namespace: asking now is enough. */
 	cacheable = cgroup_ns_of_thread(p, &cgroup_ns) == 0 &&
 		    cgroup_ns == CGROUP_NS_INITIAL;
-	if (cacheable && cgroupid_cached(buf, cgroup_ns, id) == 0)
+	if (cacheable && cgroupid_cached(path, cgroup_ns, id, sc->full) == 0)
 		return 0;
-	l.path = buf;
-	r = lpfd_proc_for_each_line(p, "self/mountinfo", chunk, sizeof(chunk),
-				      match_cgroup2_mount, &l);
+	r = lpfd_proc_for_each_line(p, "self/mountinfo", sc->chunk,
+				      sizeof(sc->chunk), match_cgroup2_mount, &l);
 	if (r < 0)
 		return r;
-	if (r == 0)
+	if (r == 0 ||
+	    join_cgroup_path(sc->full, FULL_MAX, l.m.root, l.m.mnt, path) < 0)
 		return -ENOENT;
-	r = cgroup_handle(l.full, id, &mnt_id);
+	r = cgroup_handle(sc->full, id, &mnt_id);
 	if (r < 0)
 		return r;
 	if (mnt_id != l.mnt_id)
@@ -308,4 +335,126 @@ int lpfd_read_cgroupid(struct lpfd_proc *p, const char *path,
 	if (cacheable)
 		remember(&l, cgroup_ns);
 	return 0;
+}
+
+/* A /proc cgroup file as read, and where its cgroup2 path is in it. */
+struct cgroup_file {
+	char buf[LPFD_PATH_MAX + 64];
+	size_t end; /* the path ends there, NUL-terminated in place of '\n' */
+	const char *path;
+	bool deleted; /* it ends in " (deleted)" */
+};
+
+static int read_cgroup_file(struct lpfd_proc *p, const char *file,
+			    struct cgroup_file *f)
+{
+	static const char deleted[] = " (deleted)";
+	size_t off, n;
+	ssize_t len = lpfd_proc_read(p, file, f->buf, sizeof(f->buf));
+	int r;
+
+	if (len < 0)
+		return len == -ENOENT ? -ESRCH : (int)len;
+	r = lpfd_locate_cgroup(f->buf, (size_t)len, &off, &n);
+	if (r < 0)
+		return r;
+	/* The kernel ends the line; one that does not end was cut short. */
+	if (off + n >= (size_t)len || f->buf[off + n] != '\n')
+		return -ENOENT;
+	f->end = off + n;
+	f->buf[f->end] = '\0';
+	f->path = f->buf + off;
+	f->deleted = n >= sizeof(deleted) - 1 &&
+		     memcmp(f->buf + f->end - (sizeof(deleted) - 1), deleted,
+			    sizeof(deleted) - 1) == 0;
+	return 0;
+}
+
+/* Whether the file still reads as it did, up to the end of the path line. */
+static int cgroup_file_same(struct lpfd_proc *p, const char *file,
+			    struct cgroup_file *f)
+{
+	int r;
+
+	f->buf[f->end] = '\n';
+	r = lpfd_proc_starts_with(p, file, f->buf, f->end + 1);
+	f->buf[f->end] = '\0';
+	return r;
+}
+
+/* PF_EXITING: the task has left its cgroup's count, which may be removed. */
+#define TASK_EXITING 0x00000004u
+
+/*
+ * Whether the task of a cgroup file ("<pid>/cgroup", "self/cgroup") is
+ * not exiting, from its stat file: 1, 0, or -errno.
+ */
+static int task_not_exiting(struct lpfd_proc *p, const char *file,
+			    union scratch *sc)
+{
+	char path[48], *buf = sc->chunk;
+	const char *slash = strrchr(file, '/');
+	size_t dlen = slash ? (size_t)(slash - file) + 1 : 0;
+	unsigned int flags;
+	ssize_t n;
+
+	if (dlen + sizeof("stat") > sizeof(path))
+		return -ENOENT;
+	memcpy(path, file, dlen);
+	memcpy(path + dlen, "stat", sizeof("stat"));
+	n = lpfd_proc_read(p, path, buf, sizeof(sc->chunk));
+	if (n < 0)
+		return (int)n;
+	return lpfd_parse_stat_flags(buf, (size_t)n, &flags) == 0 &&
+	       !(flags & TASK_EXITING);
+}
+
+/*
+ * The path is resolved between two reads of the cgroup file, and again
+ * after the second: an answer stands only if both reads name the same
+ * path and both resolutions the same cgroup X. Why that is sound: a
+ * cgroup2 directory cannot be renamed (the kernel refuses, EPERM) and a
+ * cgroup id is never reused, so X, alive at both resolutions, held that
+ * path all the time between them, when no other live cgroup could; the
+ * second read, made in between, found the process in the cgroup of that
+ * path, hence in X, at that instant. Without the check, a process moved
+ * from A to B, A removed and made anew, gave the new A's id, a cgroup the
+ * process was never in. The one other cgroup a path can name is a
+ * removed one, which the kernel shows with " (deleted)" after it: a
+ * process still counted in its cgroup (not exiting, as its stat's flags
+ * tell after the second resolution, hence also at the read before) is in
+ * a live one, so a path ending so is then a live cgroup's name; an exiting
+ * process's such path is left unresolved (the id of a removed cgroup
+ * cannot be had). A path that changes under us is read again, a few
+ * times, then left unresolved.
+ */
+#define CGROUP_TRIES 3
+
+int lpfd_read_cgroupid(struct lpfd_proc *p, const char *file, uint64_t *id)
+{
+	struct cgroup_file f;
+	union scratch sc;
+	uint64_t again;
+	int r, mnt_id;
+
+	for (int i = 0; i < CGROUP_TRIES; i++) {
+		r = read_cgroup_file(p, file, &f);
+		if (r == 0)
+			r = cgroupid_of_path(p, f.path, &sc, id);
+		if (r < 0)
+			return r;
+		r = cgroup_file_same(p, file, &f);
+		if (r < 0)
+			return r == -ENOENT ? -ESRCH : r;
+		if (!r || cgroup_handle(sc.full, &again, &mnt_id) < 0 ||
+		    again != *id)
+			continue;
+		if (!f.deleted)
+			return 0;
+		r = task_not_exiting(p, file, &sc);
+		if (r < 0)
+			return r == -ENOENT ? -ESRCH : r;
+		return r ? 0 : -ENOENT;
+	}
+	return -ENOENT;
 }

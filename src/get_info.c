@@ -271,7 +271,8 @@ static void status_creds(const struct lpfd_status *st, struct pidfd_info *k)
  * leader in any procfs that shows us at all; in one that does not, the
  * emulation cannot answer.
  */
-static int leader_creds(struct lpfd_proc *p, struct pidfd_info *k)
+static __attribute__((noinline)) int leader_creds(struct lpfd_proc *p,
+						  struct pidfd_info *k)
 {
 	struct lpfd_status st;
 	char buf[512];

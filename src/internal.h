@@ -210,6 +210,9 @@ ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 /* Whether nothing can be found in dir + sub ("<pid>", "/ns/"): gone or hidden. */
 bool lpfd_proc_dir_gone(struct lpfd_proc *p, const char *dir,
 			  const char *sub);
+/* 1 if a /proc file starts with the n bytes at want, 0 if not, or -errno. */
+int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
+			  const char *want, size_t n);
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size);

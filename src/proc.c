@@ -196,6 +196,32 @@ ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 	return (ssize_t)len;
 }
 
+int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
+			  const char *want, size_t n)
+{
+	char chunk[128];
+	size_t done = 0;
+	ssize_t r = 0;
+	int fd = proc_open_file(p, path);
+
+	if (fd < 0)
+		return fd;
+	while (done < n) {
+		size_t ask = n - done < sizeof(chunk) ? n - done : sizeof(chunk);
+
+		r = lpfd_sys_read(fd, chunk, ask);
+		if (r == -EINTR)
+			continue;
+		if (r <= 0 || memcmp(chunk, want + done, (size_t)r) != 0)
+			break;
+		done += (size_t)r;
+	}
+	proc_done_with(p, fd);
+	if (r < 0)
+		return (int)r;
+	return done == n;
+}
+
 /*
  * Call fn on each whole line of a /proc file of any length, read in chunks. A
  * line longer than the chunk is skipped. fn returns 0 to go on, anything

@@ -286,6 +286,9 @@ TEST(parse_stat_and_cmdline)
 	ASSERT_EQ(lpfd_parse_stat(cut, sizeof(cut) - 1, &st), 0);
 	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE);
 	ASSERT_EQ(lpfd_parse_stat("42 x) S", 7, &st), -ENOENT);
+	ASSERT_EQ(lpfd_parse_stat_flags(stat, sizeof(stat) - 1, &flags), 0);
+	ASSERT_EQ(flags, 5);
+	ASSERT_EQ(lpfd_parse_stat_flags(cut, sizeof(cut) - 1, &flags), -ENOENT);
 	ASSERT_EQ(lpfd_parse_cmdline(args, sizeof(args) - 1, out, sizeof(out)), 14);
 	ASSERT_EQ(strcmp(out, "sleep 1000 a b"), 0);
 	ASSERT_EQ(lpfd_parse_cmdline(args, sizeof(args) - 1, out, 6), 5);

@@ -46,6 +46,28 @@ static void one(const char *buf, size_t len)
 	CHECK((st.have & LPFD_ST_UID) || !(st.uid[0] | st.uid[3]));
 }
 #elif defined(FUZZ_cgroup)
+/* ".." components only lead the path: none follows a name. */
+static bool dots_only_lead(const char *path)
+{
+	bool named = false;
+	const char *c = path + 1;
+
+	while (*c) {
+		size_t n = strcspn(c, "/");
+
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			if (named)
+				return false;
+		} else {
+			named = true;
+		}
+		c += n;
+		if (*c)
+			c++;
+	}
+	return true;
+}
+
 /* The output buffer's size comes from the input's first byte. */
 static void one(const char *buf, size_t len)
 {
@@ -60,7 +82,7 @@ static void one(const char *buf, size_t len)
 		size_t n = strnlen(path, size);
 
 		CHECK(n < size && path[0] == '/');
-		CHECK(!strstr(path, "/..") && !strstr(path, "//"));
+		CHECK(!strstr(path, "//") && dots_only_lead(path));
 		CHECK(memmem(buf, len, path, n)); /* copied, never invented */
 	}
 	free(path);
@@ -114,6 +136,7 @@ static void one(const char *buf, size_t len)
 #elif defined(FUZZ_stat)
 static void one(const char *buf, size_t len)
 {
+	unsigned int flags;
 	struct lpfd_stat st;
 	int r = lpfd_parse_stat(buf, len, &st);
 
@@ -121,6 +144,9 @@ static void one(const char *buf, size_t len)
 	CHECK(r == 0 || st.have == 0);
 	CHECK((st.have & ~(LPFD_STAT_COMM | LPFD_STAT_STATE |
 			   LPFD_STAT_START)) == 0);
+	flags = 0;
+	r = lpfd_parse_stat_flags(buf, len, &flags);
+	CHECK(r == 0 || (r == -ENOENT && flags == 0));
 	CHECK(memchr(st.comm, '\0', sizeof(st.comm)));
 	/* The name is copied from between the parentheses, never invented. */
 	CHECK(!(st.have & LPFD_STAT_COMM) ||
