@@ -392,31 +392,3 @@ int lpfd_parse_mountinfo_line(char *line, size_t len,
 	out->mnt = f[4];
 	return 0;
 }
-
-/*
- * /proc/<pid>/stat: "pid (comm) S ppid pgrp session tty_nr tpgid flags
- * ...". The command name may hold spaces and parentheses, so it ends at
- * the last ')'; the flags are the sixth number after the state.
- */
-int lpfd_parse_stat_flags(const char *buf, size_t len, unsigned int *flags)
-{
-	const char *p = buf + len, *end = buf + len;
-	long long x = -1;
-
-	while (p > buf && p[-1] != ')')
-		p--;
-	if (p == buf || end - p < 3 || p[0] != ' ' || p[1] <= ' ')
-		return -ENOENT;
-	p += 2;
-	for (int field = 4; field <= 9; field++) {
-		if (p >= end || *p != ' ')
-			return -ENOENT;
-		p++;
-		if (lpfd_parse_int(&p, end, &x) < 0)
-			return -ENOENT;
-	}
-	if (x < 0 || x > UINT32_MAX)
-		return -ENOENT;
-	*flags = (unsigned int)x;
-	return 0;
-}

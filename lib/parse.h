@@ -72,8 +72,6 @@ int lpfd_parse_mountinfo_line(char *line, size_t len,
 				struct lpfd_mountinfo *out);
 /* Parse a decimal int at *p (optional '-'), advance *p; -EINVAL if none. */
 int lpfd_parse_int(const char **p, const char *end, long long *out);
-/* The task's PF_* flags, field 9 of /proc/<pid>/stat: 0, or -ENOENT. */
-int lpfd_parse_stat_flags(const char *buf, size_t len, unsigned int *flags);
 /* lib/ps.c, the tool's alone. What pidfd(1) shows of /proc/<pid>/stat; a field is set only if well-formed. */
 struct lpfd_stat {
 	char comm[64];           /* the command name, cut to fit */

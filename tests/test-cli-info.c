@@ -280,9 +280,6 @@ TEST(parse_stat_and_cmdline)
 	ASSERT_EQ(st.state, 'Z');
 	ASSERT_EQ(st.start, 123456);
 	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START);
-	ASSERT_EQ(lpfd_parse_stat_flags(stat, sizeof(stat) - 1, &flags), 0);
-	ASSERT_EQ(flags, 5); /* field 9, what getfd reads PF_EXITING from */
-	ASSERT_EQ(lpfd_parse_stat_flags(cut, sizeof(cut) - 1, &flags), -ENOENT);
 	ASSERT_EQ(lpfd_parse_stat(cut, sizeof(cut) - 1, &st), 0);
 	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE);
 	ASSERT_EQ(lpfd_parse_stat("42 x) S", 7, &st), -ENOENT);
