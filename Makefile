@@ -2,7 +2,8 @@
 #
 #   make                 library (shared and static), pidfd tool, shim, examples
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, kernel
-#                        personalities, Linux 5.10, 6.1, 6.12, 7.2 (user-mode-linux)
+#                        personalities, Linux 5.10, 6.1, 6.12, 7.2 (user-mode-linux),
+#                        real x86_64 and arm64 kernels (qemu-system, TCG)
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
 #   make install         honours prefix libdir includedir bindir mandir (or
@@ -268,6 +269,20 @@ check-emulated: all tests
 	tests/run.sh $(O) emulated
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
+
+# One real kernel under qemu-system (tests/vm.sh, TCG, two CPUs), as make
+# check boots it: check-qemu-trixie-backports (x86_64, the newest),
+# check-qemu-bullseye (x86_64, 5.10), check-qemu-trixie-arm64 (6.12) and
+# check-qemu-trixie-backports-arm64 (7.3), whose kernels .ci/run fetches.
+QEMU_X86_GUESTS   := trixie-backports bullseye
+QEMU_ARM64_GUESTS := trixie-arm64 trixie-backports-arm64
+.PHONY: $(QEMU_X86_GUESTS:%=check-qemu-%) $(QEMU_ARM64_GUESTS:%=check-qemu-%)
+$(QEMU_X86_GUESTS:%=check-qemu-%): all tests
+	CHECK_QEMU_ONLY=1 CHECK_VM_GUESTS=$(@:check-qemu-%=%) \
+		CHECK_ARM64_GUESTS= tests/check.sh $(O)
+$(QEMU_ARM64_GUESTS:%=check-qemu-%): all
+	CHECK_QEMU_ONLY=1 CHECK_VM_GUESTS= MAKE="$(MAKE)" \
+		CHECK_ARM64_GUESTS=$(@:check-qemu-%=%) tests/check.sh $(O)
 
 stress: all tests
 	tests/stress.sh $(O) $(STRESS_ROUNDS)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make check: every test natively on this kernel, with LIBPIDFD_EMULATE=1,
-# under older kernels' personalities (tests/personality.c), and inside
-# Linux 5.10, 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh). Every
+# under older kernels' personalities (tests/personality.c), inside
+# Linux 5.10, 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh), and
+# in real x86_64 and arm64 kernels under qemu-system (tests/vm.sh). Every
 # result line names its kernel. Any failure, or a run that cannot happen,
 # fails the whole. The last line sums all.
 set -u
@@ -51,8 +52,13 @@ finish() {
 }
 
 host=$(uname -r | cut -d. -f1,2)
-run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
-run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
+# make check-qemu-GUEST: the qemu-system guests named below, alone.
+if [ -n "${CHECK_QEMU_ONLY:-}" ]; then
+	CHECK_PERSONALITIES='' CHECK_UML_SUITES=''
+else
+	run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
+	run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
+fi
 # Kernels 5.3 to 6.0 and 6.13 to 6.17, as a seccomp filter imitates them
 # on this one (tests/personality.c; docs/testing.md: what a filter cannot imitate).
 for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
@@ -88,15 +94,50 @@ for k in $umls; do
 	"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
 done
 # make stress repeats the kernel runs above, and only them.
-[ -n "${CHECK_KERNELS_ONLY:-}" ] && finish
+[ -n "${CHECK_KERNELS_ONLY:-}" ] && [ -z "${CHECK_QEMU_ONLY:-}" ] && finish
+
+# Real kernels under qemu-system, emulated with TCG on two CPUs
+# (tests/vm.sh; make check-qemu-GUEST runs one): x86_64's newest, SMP with
+# kcmp and ns_last_pid, and bullseye's 5.10 stable, every test as under
+# UML; arm64's 6.12 and 7.3, the aarch64 cross-build in both modes
+# (tests/qemu.sh). Each prints `pidfd features` first, compared with
+# tests/kernels/qemu-GUEST.features. A kernel missing from the cache is
+# named in the summary; under CI it fails the run.
+vm_guest() { # guest: label= its label, or nothing and the summary says why
+	label=
+	if k=$("$here/vm-kernel.sh" "$1" 2>&1); then
+		label=${k%% *}
+		echo "# kernel $label: $1's $(echo "$k" | cut -d' ' -f3)" |
+			tee -a "$summary"
+		return
+	fi
+	echo "# kernel missing: qemu $1 (${k#*: })" | tee -a "$summary"
+	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
+}
+# (bullseye's 5.10 joins the default once its non-dumpable answers land;
+# make check-qemu-bullseye runs it.)
+for guest in ${CHECK_VM_GUESTS-trixie-backports}; do
+	vm_guest "$guest"
+	[ -n "$label" ] || continue
+	run_mode env VM="$guest" "$here/vm.sh" sh -c '"$1"/pidfd features; shift;
+		exec "$@"' - "$build" env \
+		TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
+		RUN_LABEL="$label" "$here/run.sh" "$build" native
+	"$here/uml-features.sh" --log "$summary.out" "qemu-$guest" qemu |
+		tee -a "$summary"
+done
+for guest in ${CHECK_ARM64_GUESTS-trixie-arm64 trixie-backports-arm64}; do
+	vm_guest "$guest"
+	[ -n "$label" ] || continue
+	run_mode "$here/qemu.sh" "$build" "$guest"
+	"$here/uml-features.sh" --log "$summary.out" "qemu-$guest" qemu |
+		tee -a "$summary"
+done
+[ -n "${CHECK_QEMU_ONLY:-}" ] && finish
 
 # Once, needing no kernel: manual pages (lint, sections, one per public
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
-
-# aarch64: the static build under qemu-user, in both modes (tests/qemu.sh
-# names what qemu-user cannot run, and why).
-run_mode "$here/qemu.sh" "$build"
 
 # Hostile input: every /proc parser under libFuzzer for a few seconds (make
 # fuzz runs them for minutes).

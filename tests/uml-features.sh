@@ -1,27 +1,43 @@
 #!/bin/sh
-# What a user-mode-linux kernel has, against what it had when recorded:
+# What a guest kernel has, against what it had when recorded:
 #   tests/uml-features.sh BUILD_DIR SUITE LINUX_UML
-# boots it, runs `pidfd features` and compares the kernel's half of the
-# answer with tests/kernels/SUITE.features. A new upload of the suite's
+# boots a user-mode-linux kernel, runs `pidfd features` and compares the
+# kernel's half of the answer with tests/kernels/SUITE.features;
+#   tests/uml-features.sh --log LOG NAME KIND
+# does the same with a guest's console log that holds the tool's answer
+# (tests/check.sh's qemu-system guests print it before their tests), for
+# tests/kernels/NAME.features, KIND naming the guest in what it says.
+# A new upload of the suite's
 # package (sid moves often) fails nothing: this says exactly what is new,
 # and the tests, which follow the library's probe table, adapt. Prints
 # one summary line ("# ...") after any difference; exit status 0.
-#   tests/uml-features.sh --record BUILD_DIR SUITE LINUX_UML   rewrites it
+#   tests/uml-features.sh --record [--log LOG] ...   rewrites it
 set -u
 record=0
 [ "${1:-}" = --record ] && { record=1; shift; }
-build=${1:?build dir} suite=${2:?suite} bin=${3:?linux.uml}
+log=
+[ "${1:-}" = --log ] && { log=$2; shift 2; }
 here=$(dirname "$0")
+if [ -n "$log" ]; then
+	suite=${1:?name} kind=${2:?kind}
+else
+	build=${1:?build dir} suite=${2:?suite} bin=${3:?linux.uml} kind=uml
+fi
 known="$here/kernels/$suite.features"
 out=$(mktemp "${TMPDIR:-/tmp}/libpidfd-features.XXXXXX")
 trap 'rm -f "$out" "$out.new" "$out.new.k"' EXIT
 
-UML=$bin "$here/uml.sh" sh -c "$build/pidfd features" > "$out" 2>&1
+if [ -n "$log" ]; then
+	# A run's log: each line after its label, if it has one.
+	sed 's/^\[[^]]*\] //' "$log" > "$out"
+else
+	UML=$bin "$here/uml.sh" sh -c "$build/pidfd features" > "$out" 2>&1
+fi
 uname=$(sed -n 's/^# uname: //p' "$out")
 # The tool's own lines: from its header to its last line.
 sed -n '/^OPERATION/,/^emulation forced/p' "$out" > "$out.new"
 if ! [ -s "$out.new" ]; then
-	echo "# uml-features: $suite ($uname): pidfd features gave no answer"
+	echo "# uml-features: $kind $suite ($uname): pidfd features gave no answer"
 	sed 's/^/#   /' "$out" | tail -n 5
 	exit 0
 fi
@@ -30,14 +46,14 @@ if [ "$record" -eq 1 ]; then
 	echo "# uml-features: recorded $known"
 	exit 0
 fi
-was=$(sed -n '1s/^# [a-z]*: Linux //p' "$known" 2>/dev/null)
+was=$(sed -n '1s/^# [a-z0-9-]*: Linux //p' "$known" 2>/dev/null)
 kernel_half() { sed -n '/^KERNEL FEATURE/,/^$/p' "$@"; }
 kernel_half "$out.new" > "$out.new.k"
 if kernel_half "$known" 2>/dev/null | cmp -s - "$out.new.k"; then
-	echo "# features of uml $uname: as recorded for Linux $was"
+	echo "# features of $kind $uname: as recorded for Linux $was"
 else
-	echo "# features of uml $uname: NEW since $known (Linux ${was:-none}):"
+	echo "# features of $kind $uname: NEW since $known (Linux ${was:-none}):"
 	kernel_half "$known" 2>/dev/null | diff - "$out.new.k" | sed -n 's/^\([<>]\)/#   \1/p'
-	echo "# uml $uname: new kernel features; the tests follow the probe table" \
+	echo "# $kind $uname: new kernel features; the tests follow the probe table" \
 		"(tests/uml-features.sh --record to take them as known)"
 fi
