@@ -2,7 +2,7 @@
 #
 #   make                 library (shared and static), pidfd tool, shim, examples
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, kernel
-#                        personalities, Linux 6.1, 6.12 and 7.2 (user-mode-linux),
+#                        personalities, Linux 5.10, 6.1, 6.12, 7.2 (user-mode-linux),
 #                        real x86_64 and arm64 kernels (qemu-system, TCG)
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races

@@ -5,8 +5,8 @@
 # needs in order (section 3: ATTRIBUTES with MT-Safe and AS-Safe), every
 # public function has its page, <libpidfd.h> compiles everywhere it should
 # (tests/header.sh), every file says its copyright and license (reuse
-# lint) and the one its directory is promised, every page and NEWS and
-# debian/changelog say the Makefile's version, and the package installs
+# lint) and the one its directory is promised, every page, NEWS,
+# debian/changelog and libpidfd.spec say the Makefile's version, and the package installs
 # and builds a user's program (install-check).
 #   tests/static.sh BUILD_DIR
 # The last line is "# static: N passed, N failed".
@@ -244,25 +244,40 @@ tool_apart() {
 tool_apart
 result $? "the tool includes no src/ header; no tool-only code in libpidfd.so"
 
-# NEWS and debian/changelog tell the same story of the Makefile's
-# version: "(unreleased)" in NEWS is UNRELEASED in the changelog, a
-# release date in NEWS is a changelog entry for a real distribution.
+# NEWS, debian/changelog and libpidfd.spec tell the same story: the
+# newest entry of each is the Makefile's version, and every release is
+# "(unreleased)" in NEWS exactly where the changelog says UNRELEASED.
 news_changelog() {
 	v=$(sed -n 's/^VERSION *:= *//p' "$here/Makefile")
-	news=$(grep -m 1 -E '^[0-9]+\.[0-9]+\.[0-9]+ \(' "$here/NEWS")
-	deb=$(sed -n '1s/^[^ ]* (\([^)]*\)) \([^;]*\);.*/\1 \2/p' "$here/debian/changelog")
 	r=0
+	news=$(grep -m 1 -E '^[0-9]+\.[0-9]+\.[0-9]+' "$here/NEWS")
 	[ "${news%% *}" = "$v" ] || { echo "# NEWS's newest entry is ${news%% *}, the Makefile's $v"; r=1; }
-	[ "${deb%%[- ]*}" = "$v" ] || { echo "# debian/changelog's newest entry is ${deb%% *}, the Makefile's $v"; r=1; }
-	case "$news/${deb#* }" in
-	*"(unreleased)/UNRELEASED") ;;
-	*"(unreleased)/"*) echo "# NEWS: $v unreleased; debian/changelog: uploaded to ${deb#* }"; r=1 ;;
-	*/UNRELEASED) echo "# NEWS: $news; debian/changelog: UNRELEASED"; r=1 ;;
-	esac
+	spec=$(sed -n 's/^Version: *//p' "$here/libpidfd.spec")
+	[ "$spec" = "$v" ] || { echo "# libpidfd.spec says Version: $spec, the Makefile $v"; r=1; }
+	first=1
+	entries=$(dpkg-parsechangelog -l "$here/debian/changelog" --all --format rfc822 |
+		sed -n 's/^Version: //p; s/^Distribution: //p' | paste - -)
+	[ -n "$entries" ] || { echo "# debian/changelog unreadable (dpkg-dev)"; return 1; }
+	while read -r ver dist; do
+		if [ "$first" = 1 ] && [ "$ver" != "$v" ]; then
+			echo "# debian/changelog's newest entry is $ver, the Makefile's $v"
+			r=1
+		fi
+		first=0
+		head=$(grep -m 1 -E "^${ver%%-*}( |\$)" "$here/NEWS")
+		case "$head/$dist" in
+		/*) echo "# NEWS has no entry for $ver"; r=1 ;;
+		*"(unreleased)/UNRELEASED") ;;
+		*"(unreleased)/"*) echo "# NEWS: $head; debian/changelog: uploaded to $dist"; r=1 ;;
+		*/UNRELEASED) echo "# NEWS: $head; debian/changelog: $ver UNRELEASED"; r=1 ;;
+		esac
+	done <<-EOF
+	$entries
+	EOF
 	return $r
 }
 news_changelog
-result $? "NEWS and debian/changelog agree on the Makefile's version and its release"
+result $? "NEWS, debian/changelog and libpidfd.spec agree on each version and release"
 
 # <libpidfd.h> in every language standard, include order and kernel header set.
 out=$("$here/tests/header.sh" 2>&1)

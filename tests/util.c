@@ -168,6 +168,15 @@ void util_set_path(bool emulated)
 	lpfd_emulate_override(emulated);
 }
 
+bool util_own_fdinfo_refused(void)
+{
+	int fd = open("/proc/thread-self/fdinfo/0", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == EACCES;
+}
+
 void util_both_paths(void (*check)(void *), void *arg)
 {
 	util_set_path(true);

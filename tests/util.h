@@ -66,6 +66,12 @@ void util_unpark_thread(struct util_parked *p);
  * the emulation again): every mode runs both.
  */
 void util_set_path(bool emulated);
+/*
+ * Whether this process may not read its own /proc/thread-self/fdinfo: one
+ * that is not dumpable, and not root, before Linux 5.14. Asked of the
+ * kernel, by behaviour, never by its version.
+ */
+bool util_own_fdinfo_refused(void);
 /* Run check on the emulated path, then on the kernel's. */
 void util_both_paths(void (*check)(void *), void *arg);
 
