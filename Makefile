@@ -2,7 +2,7 @@
 #
 #   make                 library (shared and static), pidfd tool, shim, examples
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, kernel
-#                        personalities, Linux 6.1, 6.12 and 7.2 (user-mode-linux),
+#                        personalities, Linux 5.10, 6.1, 6.12, 7.2 (user-mode-linux),
 #                        real x86_64 and arm64 kernels (qemu-system, TCG)
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
@@ -28,27 +28,27 @@ endif
 VERSION    := 0.3.0
 SOVERSION  := 0
 
-# A block of a committed source file that make writes: the file stays
-# complete for -Iinclude from a clean clone, and is rewritten (and all that
-# includes it rebuilt) only when the block differs from what the Makefile
-# says, so that a read-only tree in sync builds, whatever its timestamps.
-#   $(eval $(call generated_block,NAME,FILE,VARIABLE holding a command
-#   that prints the block))
-define generated_block
-ifneq ($$(shell $$($(3)) | scripts/header-block.sh --check $(1) $(2) && echo ok),ok)
-$(2):: FORCE
-	$$($(3)) | scripts/header-block.sh $(1) $$@
-endif
-endef
+# Two blocks of the committed include/libpidfd.h are derived: the
+# version numbers from VERSION above, the LIBPIDFD_KERNEL_* bits from
+# lib/feature_list.h. The checked-in header is the one built and installed:
+# make never writes it (a plain build leaves git status empty and runs no
+# preprocessor to decide). After editing either source, run
+# `make header-blocks` and commit the result; make check (tests/static.sh)
+# fails while a block is out of date.
 VERSION_BLOCK = printf '\#define LIBPIDFD_VERSION_%s %s\n' \
 	MAJOR $(word 1,$(subst ., ,$(VERSION))) \
 	MINOR $(word 2,$(subst ., ,$(VERSION))) \
 	PATCH $(word 3,$(subst ., ,$(VERSION)))
-$(eval $(call generated_block,VERSION,include/libpidfd.h,VERSION_BLOCK))
 # The public LIBPIDFD_KERNEL_* bits, from the library's one feature list.
 KERNEL_BLOCK = CC="$(CC)" scripts/kernel-bits.sh
-$(eval $(call generated_block,KERNEL,include/libpidfd.h,KERNEL_BLOCK))
-.PHONY: FORCE
+.PHONY: header-blocks header-blocks-check
+header-blocks:
+	$(VERSION_BLOCK) | scripts/header-block.sh VERSION include/libpidfd.h
+	$(KERNEL_BLOCK) | scripts/header-block.sh KERNEL include/libpidfd.h
+# Exit non-zero, writing nothing, when a block is out of date.
+header-blocks-check:
+	$(VERSION_BLOCK) | scripts/header-block.sh --check VERSION include/libpidfd.h
+	$(KERNEL_BLOCK) | scripts/header-block.sh --check KERNEL include/libpidfd.h
 
 # Installation directories: GNU's lowercase names, each defaulting to its
 # uppercase alias where that is given (the lowercase wins where both are).
@@ -113,7 +113,8 @@ TESTS      := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 COMPAT_SRCS := $(sort $(wildcard compat/*.c))
 COMPAT_SO  := $(O)/libpidfd-compat.so
 COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
-COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
+COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%) \
+	$(O)/tests/compat/kapi-time64
 
 .PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
 	static \
@@ -198,6 +199,13 @@ tests: $(TESTS) $(COMPAT_TESTS)
 $(O)/tests/compat/%: tests/compat/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE $(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
+
+# kapi again with a 64-bit time_t: where time_t is 32 bits by default
+# (i386, armhf), glibc then routes ioctl() to __ioctl_time64.
+$(O)/tests/compat/kapi-time64: tests/compat/kapi.c
+	@mkdir -p $(dir $@)
+	$(CC) -D_GNU_SOURCE -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64 \
+		$(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
 
 $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
 $(O)/tests/test-examples: $(EXAMPLES)

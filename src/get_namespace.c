@@ -177,9 +177,15 @@ static int get_namespace_self(const struct lpfd_route *t, unsigned int cmd,
 	int fd = ns_self_by_proc(t, ns);
 	int r;
 
-	if (fd >= 0 || fd == -EACCES)
+	if (fd >= 0)
 		return fd;
-	/* No /proc, or an error the kernel may word otherwise: ask it. */
+	/*
+	 * No /proc, or an error the kernel may word otherwise: ask it. A
+	 * caller that is not dumpable (and not root) may not look into its
+	 * own ns directory, mode 0500 and owned by root then, on any kernel,
+	 * while the kernel's ioctl lets every process see its own (6.11):
+	 * EACCES only where there is no ioctl.
+	 */
 	r = lpfd_native(LPFD_FEAT_NS_IOCTLS);
 	if (r <= 0)
 		return r < 0 ? r : fd;

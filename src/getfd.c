@@ -12,6 +12,8 @@
  */
 #include <fcntl.h>
 #include <linux/kcmp.h>
+#include <poll.h>
+#include <string.h>
 
 #include "internal.h"
 #include "syscall.h"
@@ -106,12 +108,82 @@ static int getfd_self_process(int targetfd)
 	return getfd_through_leader(tgid, targetfd);
 }
 
+#define PF_EXITING_ 0x00000004 /* the kernel's PF_EXITING */
+
+/* Whether the task of /proc/<pid> is exiting (PF_EXITING): 1, 0, -errno. */
+static int pid_exiting(struct lpfd_proc *p, int pid)
+{
+	char path[48], buf[512];
+	unsigned int flags;
+	ssize_t n;
+
+	lpfd_proc_path(path, sizeof(path), "", pid, "/stat");
+	n = lpfd_proc_read(p, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return lpfd_parse_stat_flags(buf, (size_t)n, &flags) == 0 &&
+	       (flags & PF_EXITING_);
+}
+
+/*
+ * Whether the process of a pidfd has exited, where its fdinfo may not be
+ * read (a caller that is not dumpable, before 5.14): its own fd link says
+ * that it is a pidfd, and a pidfd polls readable once its thread group
+ * has exited.
+ */
+static bool pidfd_polls_exited(int pidfd)
+{
+	static const char name[] = "anon_inode:[pidfd]";
+	char path[48], link[sizeof(name)];
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	struct timespec now = { 0, 0 };
+	ssize_t n;
+
+	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fd/", pidfd, "");
+	n = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
+	if (n != (ssize_t)sizeof(name) - 1 || memcmp(link, name, (size_t)n) != 0)
+		return false;
+	return lpfd_sc(__NR_ppoll, &pfd, 1, &now, NULL, 0, 0) == 1 &&
+	       (pfd.revents & POLLIN);
+}
+
+/*
+ * pidfd_getfd() on a target that is exiting, its file table already let
+ * go, is ESRCH since Linux 6.9 (0c9bd6bc4bb2 "pidfd: getfd should always
+ * report ESRCH if a task is exiting", in 6.1.y and 6.6.y too); older
+ * kernels say EBADF. The library gives ESRCH where the target's
+ * PF_EXITING says so (/proc/<pid>/stat, by the pid the fdinfo gives, which
+ * counts only while the pidfd is unreaped) or the pidfd polls exited.
+ */
+static int getfd_newest_errno(int pidfd, int err)
+{
+	struct lpfd_fdinfo fi;
+	struct lpfd_proc p;
+	int r;
+
+	if (err != -EBADF)
+		return err;
+	if (lpfd_proc_open(&p, LPFD_PROC_OUR_PIDS) < 0)
+		return err;
+	r = lpfd_proc_fdinfo(&p, pidfd, &fi);
+	if (r == 0 && fi.is_pidfd && fi.pid > 0)
+		r = pid_exiting(&p, fi.pid) > 0 ||
+		    lpfd_proc_unreaped(&p, pidfd) == 0;
+	else if (r == 0)
+		r = fi.is_pidfd && fi.pid == -1;
+	else
+		r = r == -EACCES && pidfd_polls_exited(pidfd);
+	lpfd_proc_close(&p);
+	return r > 0 ? -ESRCH : err;
+}
+
 static int do_getfd(int pidfd, int targetfd, unsigned int flags)
 {
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 
 	if (!lpfd_route_is_self(&t))
-		return lpfd_sys_pidfd_getfd(t.fd, targetfd, flags);
+		return getfd_newest_errno(t.fd, lpfd_sys_pidfd_getfd(t.fd,
+							targetfd, flags));
 	if (flags)
 		return -EINVAL;
 	if (t.kind == LPFD_ROUTE_SELF_THREAD)

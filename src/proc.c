@@ -13,6 +13,7 @@
  */
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -545,6 +546,66 @@ int lpfd_proc_fd_errno(int fd, int err)
  * another process's pidfd. A missing fdinfo file is a closed fd; so is
  * our own /proc descriptor, which took the lowest free number.
  */
+/*
+ * Whether a pidfd names the calling thread: the kernel takes a siginfo of
+ * the caller's own making (si_code >= 0) only for a signal to itself
+ * (pidfd_send_signal: "Only allow sending arbitrary signals to yourself",
+ * the pidfd's pid against task_pid(current)), and signal 0 sends nothing.
+ * Before 6.9 every pidfd names a thread-group leader: from the leader this
+ * tells its own process, exactly; from another thread, never.
+ */
+static bool pidfd_is_calling_leader(int fd)
+{
+	siginfo_t si;
+
+	if (lpfd_sys_gettid() != lpfd_sys_getpid())
+		return false;
+	memset(&si, 0, sizeof(si));
+	si.si_code = SI_USER;
+	return lpfd_sys_pidfd_send_signal(fd, 0, &si, 0) == 0;
+}
+
+/*
+ * Before Linux 5.14 (7bc3fa0172a4 "procfs: allow reading fdinfo with
+ * PTRACE_MODE_READ") the fdinfo directory is mode 0500, owned by root
+ * while its process is not dumpable (it changed its ids, or
+ * PR_SET_DUMPABLE 0): such a caller that is not root may not read even
+ * its own, and nothing else gives a pidfd's pid there. What can still be
+ * known is: the fd directory lets the own thread group in
+ * (proc_fd_permission), its link tells a pidfd ("anon_inode:[pidfd]")
+ * from other files, a reaped process answers signal 0 with ESRCH, and a
+ * pidfd of the caller's own process, asked from its leader, is known by
+ * the signal above (the fdinfo would say getpid()). For a pidfd of
+ * another process that is still there, EACCES, as /proc answers for one
+ * hidden by hidepid; never ESRCH.
+ */
+static int fdinfo_refused(int fd, struct lpfd_fdinfo *out)
+{
+	static const char pidfd[] = "anon_inode:[pidfd]";
+	char path[48], link[sizeof(pidfd)];
+	int flags = lpfd_sys_fcntl(fd, F_GETFL, 0);
+	ssize_t n;
+
+	if (flags < 0)
+		return -EBADF;
+	memset(out, 0, sizeof(*out));
+	out->flags = (unsigned int)flags;
+	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fd/", fd, "");
+	n = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
+	if (n < 0)
+		return -EACCES;
+	if (n != (ssize_t)sizeof(pidfd) - 1 || memcmp(link, pidfd, (size_t)n))
+		return 0; /* not a pidfd: the caller gives the kernel's answer */
+	out->is_pidfd = true;
+	if (lpfd_sys_pidfd_send_signal(fd, 0, NULL, 0) == -ESRCH)
+		out->pid = -1; /* reaped, as the fdinfo says from 5.5 on */
+	else if (pidfd_is_calling_leader(fd))
+		out->pid = lpfd_sys_getpid();
+	else
+		return -EACCES;
+	return 0;
+}
+
 int lpfd_proc_fdinfo(struct lpfd_proc *p, int fd,
 		       struct lpfd_fdinfo *out)
 {
@@ -555,6 +616,8 @@ int lpfd_proc_fdinfo(struct lpfd_proc *p, int fd,
 		return -EBADF;
 	lpfd_proc_path(path, sizeof(path), "thread-self/fdinfo/", fd, "");
 	n = lpfd_proc_read(p, path, buf, sizeof(buf));
+	if (n == -EACCES)
+		return fdinfo_refused(fd, out);
 	if (n < 0)
 		return lpfd_proc_fd_errno(fd, (int)n);
 	(void)lpfd_parse_fdinfo(buf, (size_t)n, out);

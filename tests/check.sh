@@ -1,8 +1,8 @@
 #!/bin/sh
 # make check: every test natively on this kernel, with LIBPIDFD_EMULATE=1,
 # under older kernels' personalities (tests/personality.c), inside
-# Linux 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh), and in
-# real x86_64 and arm64 kernels under qemu-system (tests/vm.sh). Every
+# Linux 5.10, 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh), and
+# in real x86_64 and arm64 kernels under qemu-system (tests/vm.sh). Every
 # result line names its kernel. Any failure, or a run that cannot happen,
 # fails the whole. The last line sums all.
 set -u
@@ -66,12 +66,12 @@ for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
 		"$here/run.sh" "$build" native
 done
 
-# The user-mode-linux kernels: Debian 12's (the system's), trixie's and
-# sid's as .ci/fetch-debs cached them. Each is named after its version
+# The user-mode-linux kernels: Debian 11's, 12's (the system's), trixie's
+# and sid's as .ci/fetch-debs cached them. Each is named after its version
 # (sid moves: the label and the tests follow). A kernel missing from the
 # cache is named in the summary; under CI (CI=true) it fails the run.
 umls=
-for suite in ${CHECK_UML_SUITES-bookworm trixie sid}; do
+for suite in ${CHECK_UML_SUITES-bullseye bookworm trixie sid}; do
 	if k=$("$here/uml-kernel.sh" "$suite" 2>&1); then
 		set -- $k
 		echo "# kernel uml-$1: $suite's user-mode-linux $2" | tee -a "$summary"
@@ -139,6 +139,12 @@ done
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
 
+# i386: the whole build as 32-bit programs on this kernel, in both modes:
+# the kernel's compat paths, and the shim under __ioctl_time64
+# (tests/i386.sh).
+run_mode "$here/i386.sh" "$build" native
+run_mode "$here/i386.sh" "$build" emulated
+
 # Hostile input: every /proc parser under libFuzzer for a few seconds (make
 # fuzz runs them for minutes).
 run_mode "$here/fuzz.sh" "$build" "${FUZZ_CHECK_SECONDS:-3}"
@@ -181,7 +187,8 @@ sanitized asan-native "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
 	RUN_LABEL="asan-native-$host" "$here/run.sh" "$build/asan" native
 sanitized asan-emulated "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
 	RUN_LABEL="asan-emulated-$host" "$here/run.sh" "$build/asan" emulated
-# UBSan under the oldest and the newest user-mode-linux kernel.
+# UBSan under the user-mode-linux kernels but trixie's: the oldest (5.10,
+# where the emulation is the default), Debian 12's and the newest.
 for k in $umls; do
 	suite=${k%%:*} label=${k#*:} bin=${k##*:}
 	label=${label%%:*}

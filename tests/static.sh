@@ -140,10 +140,14 @@ block_check() {
 	v=$(sed -n 's/^VERSION *:= *//p' "$here/Makefile")
 	h=$(sed -n 's/^#define LIBPIDFD_VERSION_[A-Z]* \([0-9]*\)$/\1/p' "$here/include/libpidfd.h" | paste -sd.)
 	[ "$v" = "$h" ] || { echo "# Makefile says $v, include/libpidfd.h $h"; r=1; }
+	# make never writes the header: its KERNEL block is checked here.
+	"$here/scripts/kernel-bits.sh" |
+		"$here/scripts/header-block.sh" --check KERNEL "$here/include/libpidfd.h" ||
+		{ echo "# include/libpidfd.h: KERNEL block out of date: make header-blocks"; r=1; }
 	return $r
 }
 block_check
-result $? "generated blocks: written only when out of date; header version is the Makefile's"
+result $? "generated blocks: written only when out of date; header's are in sync"
 
 # Every file's SPDX line is the license COPYING's table gives its
 # directory (the longest path it names), else REUSE.toml's default for

@@ -249,3 +249,151 @@ TEST(errno_table_process_madvise) { column(C_MADVISE, "process_madvise"); }
 TEST(errno_table_process_mrelease) { column(C_MRELEASE, "process_mrelease"); }
 TEST(errno_table_waitid) { column(C_WAITID, "waitid"); }
 TEST(errno_table_get_namespace) { column(C_GET_NAMESPACE, "get_namespace"); }
+
+/* ------------------------------------------------------------------------
+ * libpidfd_open, pid by pid: the newest kernel's answer on every kernel.
+ * A thread that is not its group's leader is ENOENT since 6.16 ("pidfd:
+ * improve uapi when task isn't found"; EINVAL before, which the library
+ * converts); a pid that names nothing ESRCH, one that cannot name a
+ * process EINVAL, and an unknown flag EINVAL before the pid is looked at.
+ */
+static int open_errno(pid_t pid, unsigned int flags)
+{
+	int fd;
+
+	errno = 0;
+	fd = libpidfd_open(pid, flags);
+	if (fd >= 0) {
+		close(fd);
+		return OK;
+	}
+	return errno;
+}
+
+static void open_rows(void *arg)
+{
+	int thread_pidfds = lpfd_kernel_has(LPFD_FEAT_PIDFD_THREAD) > 0;
+	pid_t gone, me = getpid();
+	int fd, bad = 0, nb;
+
+	(void)arg;
+	gone = util_zombie(0, &fd);
+	ASSERT_EQ(waitpid(gone, NULL, 0), gone);
+	close(fd);
+	/* PIDFD_NONBLOCK came in 5.10: before, it is unknown, EINVAL. */
+	fd = (int)syscall(SYS_pidfd_open, me, PIDFD_NONBLOCK);
+	nb = fd >= 0 ? OK : EINVAL;
+	if (fd >= 0)
+		close(fd);
+	const struct { pid_t pid; unsigned int flags; int want; const char *what; } row[] = {
+		{ me, 0, OK, "itself" },
+		{ me, PIDFD_NONBLOCK, nb, "itself, PIDFD_NONBLOCK" },
+		{ T.tid, 0, ENOENT, "a thread, not the leader" },
+		{ T.tid, PIDFD_NONBLOCK, nb == OK ? ENOENT : EINVAL,
+		  "a thread, PIDFD_NONBLOCK" },
+		{ T.tid, PIDFD_THREAD, thread_pidfds ? OK : EINVAL,
+		  "a thread, PIDFD_THREAD" },
+		{ gone, 0, ESRCH, "a reaped child" },
+		{ INT_MAX, 0, ESRCH, "above pid_max" },
+		{ 0, 0, EINVAL, "pid 0" },
+		{ -1, 0, EINVAL, "pid -1" },
+		{ INT_MIN, PIDFD_NONBLOCK, EINVAL, "INT_MIN" },
+		{ me, 1, EINVAL, "an unknown flag" },
+		{ me, O_CLOEXEC, EINVAL, "O_CLOEXEC" },
+		{ T.tid, 0x40000000, EINVAL, "a thread, an unknown flag" },
+		{ 0, 0x40000000, EINVAL, "pid 0, an unknown flag" },
+	};
+
+	for (size_t i = 0; i < UTIL_COUNT(row); i++) {
+		int got = open_errno(row[i].pid, row[i].flags);
+
+		if (got == row[i].want)
+			continue;
+		printf("# open(%s): %s, want %s\n", row[i].what,
+		       strerrorname_np(got) ?: "OK",
+		       strerrorname_np(row[i].want) ?: "OK");
+		bad++;
+	}
+	ASSERT_EQ(bad, 0);
+}
+
+TEST(errno_table_open)
+{
+	pthread_t th;
+	char c;
+
+	ASSERT_EQ(pipe2(T.wake, O_CLOEXEC), 0);
+	ASSERT_EQ(pthread_create(&th, NULL, idle_thread, NULL), 0);
+	ASSERT_EQ(read(T.wake[0], &c, 1), 1);
+	util_both_paths(open_rows, NULL);
+}
+
+/*
+ * Flags no kernel takes, on a live child's pidfd and on a sentinel: EINVAL
+ * from every call, or, for the child's pidfd, ENOSYS where the kernel
+ * lacks the call altogether (a sentinel is the library's own: EINVAL).
+ */
+static int call_flags(int fd, int f, unsigned int flags)
+{
+	static char page[4096] __attribute__((aligned(4096)));
+	struct iovec iov = { page, sizeof(page) };
+	siginfo_t si;
+	long r;
+
+	errno = 0;
+	switch (f) {
+	case C_SEND_SIGNAL: r = libpidfd_send_signal(fd, 0, NULL, flags); break;
+	case C_GETFD: r = libpidfd_getfd(fd, 0, flags); break;
+	case C_MADVISE: r = libpidfd_process_madvise(fd, &iov, 1, MADV_COLD, flags); break;
+	case C_MRELEASE: r = libpidfd_process_mrelease(fd, flags); break;
+	default: r = libpidfd_waitid(fd, &si, (int)flags, NULL); break;
+	}
+	if (r >= 0 && f == C_GETFD)
+		close((int)r);
+	return r < 0 ? errno : OK;
+}
+
+static void flag_rows(void *arg)
+{
+	static const unsigned int bad_flags[] = {
+		8, 0x40000000, PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_PROCESS_GROUP,
+	};
+	static const enum fn calls[] = {
+		C_SEND_SIGNAL, C_GETFD, C_MADVISE, C_MRELEASE, C_WAITID,
+	};
+	int child, fds[2], bad = 0;
+
+	(void)arg;
+	util_spawn(NULL, NULL, &child);
+	fds[0] = child;
+	fds[1] = PIDFD_SELF_PROCESS;
+	for (size_t c = 0; c < UTIL_COUNT(calls); c++) {
+		/* waitid(P_PIDFD) unknown (before 5.4) is EINVAL as well. */
+		bool lacks = lpfd_kernel_has(needs[calls[c]]) == 0 &&
+			     calls[c] != C_WAITID;
+
+		for (size_t i = 0; i < UTIL_COUNT(bad_flags); i++)
+			for (int k = 0; k < 2; k++) {
+				int want = lacks && k == 0 ? ENOSYS : EINVAL;
+				/* waitid's flags are its options: no WEXITED etc. */
+				int got = call_flags(fds[k], calls[c],
+					calls[c] == C_WAITID ? 0x40000000 : bad_flags[i]);
+
+				if (got == want)
+					continue;
+				printf("# %d(%s, flags %#x): %s, want %s\n", calls[c],
+				       k ? "PIDFD_SELF_PROCESS" : "a child",
+				       bad_flags[i], strerrorname_np(got) ?: "OK",
+				       strerrorname_np(want));
+				bad++;
+			}
+	}
+	libpidfd_send_signal(child, SIGKILL, NULL, 0);
+	close(child);
+	ASSERT_EQ(bad, 0);
+}
+
+TEST(errno_table_flags)
+{
+	util_both_paths(flag_rows, NULL);
+}

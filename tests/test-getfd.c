@@ -225,3 +225,33 @@ TEST(getfd_after_fork_reads_child_table)
 	ASSERT_ERRNO(libpidfd_getfd(PIDFD_SELF_PROCESS, 950, 0), EBADF);
 	close(memfd);
 }
+
+/*
+ * A target that exited is ESRCH on every kernel, as from Linux 6.9 on
+ * (5.10 says EBADF once the target has let go of its file table), whether
+ * it is unreaped or killed; a live target without that fd stays EBADF.
+ * (test-dumpable asks the same as a caller that is not dumpable.)
+ */
+static void getfd_of_exited(void *arg)
+{
+	int zombie, killed, live;
+
+	(void)arg;
+	util_zombie(0, &zombie);
+	util_spawn(NULL, NULL, &killed);
+	util_spawn(NULL, NULL, &live);
+	ASSERT_EQ(libpidfd_send_signal(killed, SIGKILL, NULL, 0), 0);
+	util_wait_exit(killed);
+	ASSERT_ERRNO(libpidfd_getfd(zombie, 0, 0), ESRCH);
+	ASSERT_ERRNO(libpidfd_getfd(killed, 0, 0), ESRCH);
+	ASSERT_ERRNO(libpidfd_getfd(live, 987, 0), EBADF);
+	libpidfd_send_signal(live, SIGKILL, NULL, 0);
+	close(zombie);
+	close(killed);
+	close(live);
+}
+
+TEST(getfd_of_an_exited_target_is_esrch)
+{
+	util_both_paths(getfd_of_exited, NULL);
+}
