@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,25 +85,38 @@ void common_option(int c)
 }
 
 /*
+ * As util-linux's close_stream(): 0, or EOF with errno (0 where unknown).
+ * A stream closed from the start (">&-") gives EBADF at fclose(), an
+ * error only if something was to be written to it.
+ */
+static int close_stream(FILE *f)
+{
+	bool pending = __fpending(f) != 0, failed = ferror(f) != 0;
+	bool close_failed = fclose(f) != 0;
+
+	if (failed || (close_failed && (pending || errno != EBADF))) {
+		if (!close_failed)
+			errno = 0;
+		return EOF;
+	}
+	return 0;
+}
+
+/*
  * As util-linux's close_stdout(): output that could not be written (a full
  * disk, /dev/full) is an error, and the exit status says so. A closed pipe
  * (EPIPE) is the reader's choice, not an error.
  */
 static void close_stdout(void)
 {
-	bool failed = ferror(stdout) != 0;
-
-	errno = 0;
-	if (fclose(stdout) != 0)
-		failed = true;
-	if (failed && errno != EPIPE) {
+	if (close_stream(stdout) != 0 && errno != EPIPE) {
 		if (errno)
 			fprintf(stderr, "pidfd: write error: %s\n", strerror(errno));
 		else
 			fputs("pidfd: write error\n", stderr);
 		_exit(EXIT_FAILURE);
 	}
-	if (fclose(stderr) != 0)
+	if (close_stream(stderr) != 0)
 		_exit(EXIT_FAILURE);
 }
 

@@ -227,3 +227,40 @@ TEST(error_messages_escape_control_bytes)
 		ASSERT_TRUE(strstr(o.err, "\\x1b") != NULL);
 	}
 }
+
+/* In the tool's process: descriptor *(int *)arg closed, as by ">&-". */
+static void close_fd(char **argv, void *arg)
+{
+	(void)argv;
+	close(*(int *)arg);
+}
+
+/*
+ * A closed stdout or stderr with nothing to write to it is no error
+ * (util-linux's close_stdout() ignores EBADF then): kill delivers its
+ * signal and exits 0. With output pending, a closed stdout is an error.
+ */
+TEST(closed_std_stream_is_no_error_when_unused)
+{
+	for (int stream = 1; stream <= 2; stream++) {
+		char pidstr[16], *argv[] = { "pidfd", "kill", "-s", "KILL",
+					     pidstr, NULL };
+		struct cli_out o;
+		siginfo_t si;
+		int fd;
+
+		util_spawn_text(NULL, NULL, &fd, pidstr);
+		ASSERT_EQ(cli_run_pre(&o, argv, close_fd, &stream), 0);
+		ASSERT_EQ(o.err[0], '\0');
+		ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+		ASSERT_EQ(si.si_code, CLD_KILLED);
+		ASSERT_EQ(si.si_status, SIGKILL);
+		close(fd);
+	}
+	int one = 1;
+	struct cli_out o;
+
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "self", NULL },
+			      close_fd, &one), 1);
+	ASSERT_EQ(strcmp(o.err, "pidfd: write error: Bad file descriptor\n"), 0);
+}
