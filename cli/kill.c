@@ -49,6 +49,49 @@ static int list_signals(int n, char **args)
 	return rc;
 }
 
+static void signal_batch(struct target *t, int from, int to, int sig, int *rc)
+{
+	for (int i = from; i < to; i++) {
+		if (t[i].fd == -1)
+			continue;
+		if (libpidfd_send_signal(t[i].fd, sig, NULL, 0) < 0) {
+			int err = errno;
+
+			warn_target("cannot signal", t[i].arg, err);
+			*rc = *rc == EXIT_FAILURE ? *rc : exit_status_of(err);
+		}
+		target_close(&t[i]);
+	}
+}
+
+/*
+ * Every pidfd before the first signal: a signal may end another one. Past
+ * the descriptor limit (raised to the hard one in main()), in batches: the
+ * pidfds open so far are signalled and closed, and opening goes on.
+ */
+static int open_and_signal(struct target *t, char **args, int n, int sig)
+{
+	int rc = EXIT_SUCCESS, batch = 0;
+
+	for (int i = 0; i < n; i++) {
+		int r = target_open(args[i], &t[i]), err = errno;
+
+		if (r < 0 && (err == EMFILE || err == ENFILE) && batch < i) {
+			signal_batch(t, batch, i, sig, &rc);
+			batch = i;
+			r = target_open(args[i], &t[i]);
+			err = errno;
+		}
+		if (r < 0) {
+			warn_open(args[i], err);
+			rc = rc == EXIT_FAILURE ? rc : exit_status_of(err);
+			t[i].fd = -1;
+		}
+	}
+	signal_batch(t, batch, n, sig, &rc);
+	return rc;
+}
+
 int cmd_kill(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -57,7 +100,7 @@ int cmd_kill(int argc, char **argv)
 		OPTIONS_COMMON_END,
 	};
 	struct target *t;
-	int c, sig = SIGTERM, rc = EXIT_SUCCESS, n;
+	int c, sig = SIGTERM, rc, n;
 	bool list = false;
 
 	/* kill(1)'s forms, first after the command: -9, -KILL, -SIGKILL. */
@@ -89,27 +132,7 @@ int cmd_kill(int argc, char **argv)
 	t = calloc((size_t)n, sizeof(*t));
 	if (!t)
 		abort();
-	/* Every pidfd before the first signal: a signal may end another one. */
-	for (int i = 0; i < n; i++) {
-		if (target_open(argv[optind + i], &t[i]) < 0) {
-			int err = errno;
-
-			warn_open(argv[optind + i], err);
-			rc = rc == EXIT_FAILURE ? rc : exit_status_of(err);
-			t[i].fd = -1;
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		if (t[i].fd == -1)
-			continue;
-		if (libpidfd_send_signal(t[i].fd, sig, NULL, 0) < 0) {
-			int err = errno;
-
-			warn_target("cannot signal", t[i].arg, err);
-			rc = rc == EXIT_FAILURE ? rc : exit_status_of(err);
-		}
-		target_close(&t[i]);
-	}
+	rc = open_and_signal(t, argv + optind, n, sig);
 	free(t);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "pidfd.h"
 
@@ -120,6 +121,20 @@ static void close_stdout(void)
 		_exit(EXIT_FAILURE);
 }
 
+/*
+ * As systemd does: the soft limit on descriptors up to the hard one, for
+ * every command, which holds a pidfd for each process named.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -137,6 +152,7 @@ int main(int argc, char **argv)
 	int c;
 
 	inherited_fds_record(argc, argv);
+	raise_fd_limit();
 	setlocale(LC_ALL, "");
 	atexit(close_stdout);
 	argv[0] = (char *)"pidfd"; /* for getopt's messages */

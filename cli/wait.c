@@ -222,17 +222,6 @@ static void open_all(struct wait_ctx *c, char **args, int *rc)
 	free(unwatched);
 }
 
-/* As systemd does: the soft limit on descriptors up to the hard one. */
-static void raise_fd_limit(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 /* The poll() timeout: the earlier of the deadline and a zombie's grace. */
 static int poll_timeout(const struct wait_ctx *c, int64_t deadline, int64_t now)
 {
@@ -337,7 +326,6 @@ int cmd_wait(int argc, char **argv)
 	c.w = calloc((size_t)c.n, sizeof(*c.w));
 	if (!c.w)
 		abort();
-	raise_fd_limit();
 	/* Every pidfd first: from here on no pid is read again. */
 	open_all(&c, argv + optind, &rc);
 	if (timeout >= 0)

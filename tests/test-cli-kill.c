@@ -6,6 +6,7 @@
  */
 #include <linux/sched.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include <libpidfd.h>
@@ -189,4 +190,46 @@ TEST(kill_list_one_signal)
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--list", "nosuch"), 1);
 	ASSERT_EQ(strcmp(o.out, ""), 0);
 	ASSERT_TRUE(strstr(o.err, "unknown signal 'nosuch'") != NULL);
+}
+
+/* In the tool's process: a descriptor limit of 16, the hard one *arg. */
+static void fd_limit_16(char **argv, void *arg)
+{
+	struct rlimit rl = { 16, *(rlim_t *)arg };
+
+	(void)argv;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		_exit(95);
+}
+
+/*
+ * More processes than the soft descriptor limit (raised to the hard one),
+ * and than the hard one (in batches): every one is signalled.
+ */
+TEST(kill_more_processes_than_descriptors)
+{
+	static const rlim_t hard[] = { 64, 16 };
+
+	for (size_t h = 0; h < sizeof(hard) / sizeof(hard[0]); h++) {
+		enum { N = 24 };
+		static char pids[N][16];
+		char *argv[N + 5] = { "pidfd", "kill", "-s", "KILL" };
+		int fds[N];
+		struct cli_out o;
+		rlim_t lim = hard[h];
+
+		for (int i = 0; i < N; i++) {
+			util_spawn_text(NULL, NULL, &fds[i], pids[i]);
+			argv[4 + i] = pids[i];
+		}
+		ASSERT_EQ(cli_run_pre(&o, argv, fd_limit_16, &lim), 0);
+		ASSERT_EQ(o.err[0], '\0');
+		for (int i = 0; i < N; i++) {
+			siginfo_t si;
+
+			ASSERT_EQ(waitid(P_PIDFD, (id_t)fds[i], &si, WEXITED), 0);
+			ASSERT_EQ(si.si_code, CLD_KILLED);
+			close(fds[i]);
+		}
+	}
 }
