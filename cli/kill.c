@@ -12,13 +12,41 @@
 
 #include "pidfd.h"
 
-static void list_signals(void)
+/*
+ * kill -l: every signal; with operands, as util-linux's kill: a number
+ * (or an exit status above 128, as a shell's $?) gives the name without
+ * "SIG", a name gives the number.
+ */
+static int list_signals(int n, char **args)
 {
 	char name[32];
+	int rc = EXIT_SUCCESS;
 
-	for (int sig = 1; sig <= SIGRTMAX; sig++)
-		printf("%2d %s\n", sig, signal_name(sig, name, sizeof(name)));
-	exit(EXIT_SUCCESS);
+	if (n == 0)
+		for (int sig = 1; sig <= SIGRTMAX; sig++)
+			printf("%2d %s\n", sig,
+			       signal_name(sig, name, sizeof(name)));
+	for (int i = 0; i < n; i++) {
+		int sig = signal_parse(args[i]);
+		bool number = args[i][0] >= '0' && args[i][0] <= '9';
+
+		if (number && sig < 0) {
+			long status = strtol(args[i], NULL, 10);
+
+			sig = status > 128 && status < 128 + _NSIG ?
+			      (int)(status - 128) : -1;
+		}
+		if (sig <= 0) {
+			warn_escaped("kill: unknown signal '%s'", args[i]);
+			rc = EXIT_FAILURE;
+		} else if (number) {
+			signal_name(sig, name, sizeof(name));
+			puts(strncmp(name, "SIG", 3) ? name : name + 3);
+		} else {
+			printf("%d\n", sig);
+		}
+	}
+	return rc;
 }
 
 int cmd_kill(int argc, char **argv)
@@ -30,6 +58,7 @@ int cmd_kill(int argc, char **argv)
 	};
 	struct target *t;
 	int c, sig = SIGTERM, rc = EXIT_SUCCESS, n;
+	bool list = false;
 
 	/* kill(1)'s forms, first after the command: -9, -KILL, -SIGKILL. */
 	if (argc > 1 && argv[1][0] == '-' && argv[1][1] != '-' &&
@@ -45,11 +74,13 @@ int cmd_kill(int argc, char **argv)
 			if (sig < 0)
 				usage_error("kill: unknown signal '%s'", optarg);
 		} else if (c == 'l') {
-			list_signals();
+			list = true;
 		} else {
 			common_option(c);
 		}
 	}
+	if (list)
+		return list_signals(argc - optind, argv + optind);
 	if (optind >= argc)
 		usage_error("kill: no process specified");
 	n = argc - optind;

@@ -24,6 +24,13 @@
 void usage_error(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 /*
+ * "pidfd: " and a message, then a newline, on stderr: every control byte
+ * escaped as a table cell's (\xHH), since it may quote an operand.
+ */
+void warn_escaped(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Text with its control bytes escaped, as warn_escaped() does. */
+void fputs_escaped(const char *s, FILE *f);
+/*
  * A process that could not be opened: "pidfd: cannot open <arg>: <reason>"
  * ("no such process", "not a pidfd", what is wrong with /proc).
  */

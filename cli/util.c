@@ -15,13 +15,43 @@
 
 #include "pidfd.h"
 
+void fputs_escaped(const char *s, FILE *f)
+{
+	size_t width;
+	char *e = cell_encode(s, false, &width);
+
+	fputs(e, f);
+	free(e);
+}
+
+/* "pidfd: " and the message, escaped: it may quote an operand's bytes. */
+static void vwarn_escaped(const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	fputs("pidfd: ", stderr);
+	fputs_escaped(msg, stderr);
+	free(msg);
+}
+
+void warn_escaped(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_escaped(fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pidfd: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarn_escaped(fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'pidfd --help' for more information.\n", stderr);
 	exit(EXIT_FAILURE);
@@ -57,9 +87,9 @@ static const char *reason(int err, bool opened)
 static void report(const char *what, const char *arg, const char *why)
 {
 	if (strncmp(arg, "fd:", 3) == 0 || strcmp(arg, "self") == 0)
-		fprintf(stderr, "pidfd: %s %s: %s\n", what, arg, why);
+		warn_escaped("%s %s: %s", what, arg, why);
 	else
-		fprintf(stderr, "pidfd: %s process %s: %s\n", what, arg, why);
+		warn_escaped("%s process %s: %s", what, arg, why);
 }
 
 /*

@@ -101,6 +101,7 @@ static void print_report(const struct waiter *w, const struct report *r,
 	json_string(stdout, r->end.how == END_KILLED ?
 		    signal_name(r->end.value, sig, sizeof(sig)) : NULL);
 	printf(",\"core_dumped\":%s,\"source\":",
+	       r->end.how == END_UNKNOWN ? "null" :
 	       r->end.core ? "true" : "false");
 	json_string(stdout, r->source);
 	fputs(format == JSON_LINES ? "}\n" : "}", stdout);

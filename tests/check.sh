@@ -18,7 +18,7 @@ trap 'rm -f "$summary"' EXIT
 run_mode() {
 	"$@" | tee "$summary.out"
 	r=$?
-	line=$(grep -E '^# [a-z0-9.-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$summary.out" | tail -n 1)
+	line=$(grep -E '^# [a-z0-9._-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$summary.out" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "# $*: no result (did not run)"
 		total_f=$((total_f + 1))

@@ -200,3 +200,30 @@ TEST(proc_not_mounted_is_named)
 	REQUIRE_PRIVILEGE("unmounts /proc in a mount namespace of its own");
 	expect_info_fails("X", no_proc, ": /proc is not mounted");
 }
+
+/*
+ * An operand's control bytes (a terminal's escape sequences) reach the
+ * terminal only escaped, in every error that quotes it.
+ */
+TEST(error_messages_escape_control_bytes)
+{
+	static char *const bad[][4] = {
+		{ "info", "\033[2J1", NULL },
+		{ "kill", "-s", "\033]0;title\a", "1" },
+		{ "wait", "-t", "\033[2J", "1" },
+		{ "info", "-o", "PID,\033[2J", "1" },
+		{ "nosuch\033[2J", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[6] = { "pidfd" };
+		struct cli_out o;
+
+		for (int k = 0; k < 4 && bad[i][k]; k++)
+			argv[k + 1] = bad[i][k];
+		ASSERT_EQ(cli_run(&o, argv), 1);
+		ASSERT_TRUE(strchr(o.err, '\033') == NULL);
+		ASSERT_TRUE(strchr(o.err, '\a') == NULL);
+		ASSERT_TRUE(strstr(o.err, "\\x1b") != NULL);
+	}
+}

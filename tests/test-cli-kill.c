@@ -176,3 +176,17 @@ TEST(kill_list_names_signals)
 	ASSERT_TRUE(strstr(o.out, " 9 SIGKILL\n") != NULL);
 	ASSERT_TRUE(strstr(o.out, "15 SIGTERM\n") != NULL);
 }
+
+/* kill -l with operands, as util-linux's: a number names, a name numbers. */
+TEST(kill_list_one_signal)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-l", "9"), 0);
+	ASSERT_EQ(strcmp(o.out, "KILL\n"), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-l", "137", "SIGTERM", "hup"), 0);
+	ASSERT_EQ(strcmp(o.out, "KILL\n15\n1\n"), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--list", "nosuch"), 1);
+	ASSERT_EQ(strcmp(o.out, ""), 0);
+	ASSERT_TRUE(strstr(o.err, "unknown signal 'nosuch'") != NULL);
+}

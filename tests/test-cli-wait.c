@@ -237,6 +237,8 @@ TEST(wait_unreaped_zombie_is_told_unknown)
 	ASSERT_EQ(atoi(json_get(o.out, "pid")), pid);
 	ASSERT_EQ(strcmp(json_get(o.out, "ending"), "unknown"), 0);
 	ASSERT_EQ(strcmp(json_get(o.out, "source"), "null"), 0);
+	/* Whether it dumped core is as unknown as the rest. */
+	ASSERT_EQ(strcmp(json_get(o.out, "core_dumped"), "null"), 0);
 	util_kill_reap(fd);
 }
 

@@ -153,6 +153,7 @@ static const struct call calls[] = {
 /* get_info's masks: the plain one and every bit that takes another path. */
 static const uint64_t masks[] = {
 	0,
+	PIDFD_INFO_CGROUPID,
 	PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK,
 };
 
