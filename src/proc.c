@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <signal.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -414,10 +415,25 @@ static int no_unique_mount_ids; /* the kernel has none: never changes */
 static unsigned int proof_seq;  /* 0 empty, odd being written */
 static uint64_t proof_words[2]; /* the mount id, the pid namespace */
 
+/*
+ * The kernel's struct statx, as far as this reads it: musl 1.2.3's
+ * <sys/stat.h> has none, and <linux/stat.h> would clash with later ones.
+ * The kernel writes all 256 bytes.
+ */
+struct lpfd_statx {
+	uint32_t stx_mask;
+	uint32_t before_mnt_id[35];
+	uint64_t stx_mnt_id;
+	uint64_t after_mnt_id[13];
+};
+_Static_assert(sizeof(struct lpfd_statx) == 256 &&
+	       offsetof(struct lpfd_statx, stx_mnt_id) == 144,
+	       "struct statx's layout");
+
 static int unique_mount_id(struct lpfd_proc *p, uint64_t *id)
 {
 #ifdef __NR_statx
-	struct statx sx;
+	struct lpfd_statx sx;
 	int r;
 
 	if (__atomic_load_n(&no_unique_mount_ids, __ATOMIC_RELAXED))
