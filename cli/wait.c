@@ -237,6 +237,64 @@ static int poll_timeout(const struct wait_ctx *c, int64_t deadline, int64_t now)
 }
 
 /*
+ * wait -J, ended by SIGINT, SIGTERM or SIGHUP (Ctrl-C, timeout(1), a
+ * closed terminal): the document is closed first, then the signal raised
+ * again with its default action, so that the caller sees how the tool
+ * ended. The signals are blocked but while poll() sleeps, so that no
+ * report is cut in half; one ignored from the start stays ignored.
+ */
+static const int ending_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static volatile sig_atomic_t ending_signal;
+static sigset_t poll_mask;
+
+static void note_ending_signal(int sig)
+{
+	ending_signal = sig;
+}
+
+static void catch_ending_signals(void)
+{
+	struct sigaction sa = { .sa_handler = note_ending_signal };
+	sigset_t block;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < ARRAY_SIZE(ending_signals); i++) {
+		struct sigaction old;
+
+		if (sigaction(ending_signals[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&block, ending_signals[i]);
+		sigaction(ending_signals[i], &sa, NULL);
+	}
+	sigprocmask(SIG_BLOCK, &block, &poll_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(ending_signals); i++)
+		sigdelset(&poll_mask, ending_signals[i]);
+}
+
+static void __attribute__((noreturn)) end_by_signal(int sig)
+{
+	sigset_t set;
+
+	json_array_end(stdout);
+	json_doc_end(stdout);
+	fflush(stdout);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static int poll_for_signals(struct pollfd *pfd, nfds_t n, int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	return ppoll(pfd, n, ms < 0 ? NULL : &ts, &poll_mask);
+}
+
+/*
  * Poll until every process has ended; false if the deadline came first.
  * Only the pending pidfds are polled: poll() refuses more entries than
  * RLIMIT_NOFILE, and the processes may be more than that.
@@ -263,7 +321,9 @@ static bool wait_all(struct wait_ctx *c, int64_t deadline)
 			pfd[k].events = c->w[who[k]].reap_deadline ? 0 : POLLIN;
 			pfd[k].revents = 0;
 		}
-		r = poll(pfd, n, poll_timeout(c, deadline, now));
+		r = poll_for_signals(pfd, n, poll_timeout(c, deadline, now));
+		if (ending_signal)
+			end_by_signal(ending_signal);
 		if (r < 0 && errno != EINTR) {
 			fprintf(stderr, "pidfd: wait: poll: %s\n", strerror(errno));
 			exit(EXIT_FAILURE);
@@ -330,7 +390,9 @@ int cmd_wait(int argc, char **argv)
 	open_all(&c, argv + optind, &rc);
 	if (timeout >= 0)
 		deadline = now_ms() + timeout;
+	sigprocmask(SIG_SETMASK, NULL, &poll_mask);
 	if (c.format == JSON_DOC) {
+		catch_ending_signals();
 		json_doc_begin(stdout);
 		json_array_begin(stdout, "processes", true);
 		fflush(stdout);

@@ -348,3 +348,55 @@ TEST(wait_more_processes_than_descriptors)
 	ASSERT_TRUE(strstr(o.err, many_pids[MANY - 1]) != NULL);
 	ASSERT_TRUE(strstr(o.out, many_pids[0]) != NULL);
 }
+
+/* In the tool's process: every signal's default action, none blocked. */
+static void signals_default(char **argv, void *arg)
+{
+	sigset_t none;
+
+	(void)argv;
+	(void)arg;
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/*
+ * wait -J ended by SIGINT, SIGTERM or SIGHUP: one valid JSON document
+ * still, and the tool ends by that signal, as a filter does.
+ */
+TEST(wait_json_closed_on_signal_then_reraised)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		char pidstr[16], head[256] = "";
+		char *argv[] = { "pidfd", "wait", "-J", pidstr, NULL };
+		struct cli_out o;
+		size_t len = 0;
+		int fd, out, err;
+		pid_t tool;
+
+		util_spawn_text(NULL, NULL, &fd, pidstr);
+		tool = cli_start(argv, signals_default, NULL, &out, &err);
+		/* The document's head is written before the tool polls. */
+		while (!strchr(head, '[')) {
+			ssize_t r = read(out, head + len, sizeof(head) - 1 - len);
+
+			ASSERT_TRUE(r > 0);
+			len += (size_t)r;
+			head[len] = '\0';
+		}
+		ASSERT_EQ(kill(tool, sigs[i]), 0);
+		cli_drain(out, err, &o);
+		ASSERT_EQ(cli_wait(&o, tool), -1);
+		ASSERT_TRUE(WIFSIGNALED(o.status));
+		ASSERT_EQ(WTERMSIG(o.status), sigs[i]);
+		ASSERT_TRUE(strlen(head) + strlen(o.out) < sizeof(head));
+		strcat(head, o.out);
+		if (!json_valid(head))
+			FAIL("signal %d: not one JSON document: '%s'", sigs[i], head);
+		util_kill_reap(fd);
+	}
+}
