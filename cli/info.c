@@ -639,5 +639,8 @@ int cmd_info(int argc, char **argv)
 	if (x.format == TABLE && x.table.nrows)
 		table_print(stdout, &x.table, x.headings, x.raw);
 	table_free(&x.table);
+	/* As ps and pgrep: a filter that matched nothing is a failure. */
+	if (x.by_user && !x.shown && x.rc == EXIT_SUCCESS)
+		x.rc = EXIT_FAILURE;
 	return x.rc;
 }

@@ -49,7 +49,18 @@ static int list_signals(int n, char **args)
 	return rc;
 }
 
-static void signal_batch(struct target *t, int from, int to, int sig, int *rc)
+/* How many were signalled, and the status of the failures. */
+struct outcome {
+	int signalled, rc;
+};
+
+static void failed(struct outcome *o, int err)
+{
+	o->rc = o->rc == EXIT_FAILURE ? o->rc : exit_status_of(err);
+}
+
+static void signal_batch(struct target *t, int from, int to, int sig,
+			 struct outcome *o)
 {
 	for (int i = from; i < to; i++) {
 		if (t[i].fd == -1)
@@ -58,7 +69,9 @@ static void signal_batch(struct target *t, int from, int to, int sig, int *rc)
 			int err = errno;
 
 			warn_target("cannot signal", t[i].arg, err);
-			*rc = *rc == EXIT_FAILURE ? *rc : exit_status_of(err);
+			failed(o, err);
+		} else {
+			o->signalled++;
 		}
 		target_close(&t[i]);
 	}
@@ -71,25 +84,27 @@ static void signal_batch(struct target *t, int from, int to, int sig, int *rc)
  */
 static int open_and_signal(struct target *t, char **args, int n, int sig)
 {
-	int rc = EXIT_SUCCESS, batch = 0;
+	struct outcome o = { 0, EXIT_SUCCESS };
+	int batch = 0;
 
 	for (int i = 0; i < n; i++) {
 		int r = target_open(args[i], &t[i]), err = errno;
 
 		if (r < 0 && (err == EMFILE || err == ENFILE) && batch < i) {
-			signal_batch(t, batch, i, sig, &rc);
+			signal_batch(t, batch, i, sig, &o);
 			batch = i;
 			r = target_open(args[i], &t[i]);
 			err = errno;
 		}
 		if (r < 0) {
 			warn_open(args[i], err);
-			rc = rc == EXIT_FAILURE ? rc : exit_status_of(err);
+			failed(&o, err);
 			t[i].fd = -1;
 		}
 	}
-	signal_batch(t, batch, n, sig, &rc);
-	return rc;
+	signal_batch(t, batch, n, sig, &o);
+	/* As util-linux's kill: some signalled, some not, is 64. */
+	return o.rc != EXIT_SUCCESS && o.signalled ? EXIT_PARTIAL : o.rc;
 }
 
 int cmd_kill(int argc, char **argv)

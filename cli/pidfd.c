@@ -62,8 +62,9 @@ static void __attribute__((noreturn)) usage(void)
 	      "Available info fields:\n",
 	      stdout);
 	info_list_fields(stdout);
-	fputs("\nExit status: 0 success, 1 failure, 2 not supported by this\n"
-	      "kernel, 3 timeout.\n"
+	fputs("\nExit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel, 3 timeout, 64 kill: some processes\n"
+	      "signalled, not all.\n"
 	      "\nFor more details see pidfd(1).\n",
 	      stdout);
 	exit(EXIT_SUCCESS);

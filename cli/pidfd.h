@@ -17,6 +17,7 @@
 /* Exit status, as util-linux's waitpid(1) has it. */
 #define EXIT_NOTSUP 2  /* the kernel cannot do what was asked */
 #define EXIT_TIMEOUT 3 /* wait --timeout expired */
+#define EXIT_PARTIAL 64 /* kill: some processes signalled, not all */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

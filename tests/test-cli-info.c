@@ -416,6 +416,11 @@ TEST(info_all_and_by_user)
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "no-such-user-here"), 1);
 	ASSERT_TRUE(strstr(o.err, "unknown user") != NULL);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-a", "1"), 1);
+	/* Nothing matched is 1, as in ps and pgrep; the JSON still valid. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "54329", "-J"), 1);
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_EQ(o.err[0], '\0');
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "54329", "1"), 1);
 	util_kill_reap(fd);
 }
 
