@@ -302,3 +302,20 @@ TEST(completion_of_commands_fields_signals)
 	got = complete("pidfd info 1");
 	ASSERT_TRUE(has_line(got, "1"));
 }
+
+/* The JSON shapes of -J keep their quotes once rendered (roff eats '"'). */
+TEST(manual_json_shapes_keep_their_quotes)
+{
+	char rendered[65536];
+	size_t n;
+	FILE *f = popen("groff -man -Tascii -P-c -P-b -P-u -rLL=400n "
+			"man/pidfd.1 2>/dev/null", "r");
+
+	ASSERT_TRUE(f != NULL);
+	n = fread(rendered, 1, sizeof(rendered) - 1, f);
+	rendered[n] = '\0';
+	pclose(f);
+	ASSERT_TRUE(strstr(rendered, "{\"processes\": [...]}") != NULL);
+	ASSERT_TRUE(strstr(rendered, "\"kernel\": [...]") != NULL);
+	ASSERT_TRUE(strstr(rendered, "\"emulate_forced\": ...}") != NULL);
+}
