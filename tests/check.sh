@@ -114,9 +114,7 @@ vm_guest() { # guest: label= its label, or nothing and the summary says why
 	echo "# kernel missing: qemu $1 (${k#*: })" | tee -a "$summary"
 	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
 }
-# (bullseye's 5.10 joins the default once its non-dumpable answers land;
-# make check-qemu-bullseye runs it.)
-for guest in ${CHECK_VM_GUESTS-trixie-backports}; do
+for guest in ${CHECK_VM_GUESTS-trixie-backports bullseye}; do
 	vm_guest "$guest"
 	[ -n "$label" ] || continue
 	run_mode env VM="$guest" "$here/vm.sh" sh -c '"$1"/pidfd features; shift;
