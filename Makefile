@@ -113,7 +113,8 @@ TESTS      := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 COMPAT_SRCS := $(sort $(wildcard compat/*.c))
 COMPAT_SO  := $(O)/libpidfd-compat.so
 COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
-COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%)
+COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%) \
+	$(O)/tests/compat/kapi-time64
 
 .PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
 	static \
@@ -198,6 +199,13 @@ tests: $(TESTS) $(COMPAT_TESTS)
 $(O)/tests/compat/%: tests/compat/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE $(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
+
+# kapi again with a 64-bit time_t: where time_t is 32 bits by default
+# (i386, armhf), glibc then routes ioctl() to __ioctl_time64.
+$(O)/tests/compat/kapi-time64: tests/compat/kapi.c
+	@mkdir -p $(dir $@)
+	$(CC) -D_GNU_SOURCE -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64 \
+		$(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
 
 $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
 $(O)/tests/test-examples: $(EXAMPLES)

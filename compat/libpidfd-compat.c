@@ -51,11 +51,27 @@
  * The real calls: the next definitions after ours, looked up once (in the
  * constructor, or on a first call that comes before it) and cached.
  */
-typedef int (*ioctl_fn)(int, unsigned long, ...);
+/* glibc declares ioctl()'s request unsigned long, musl (as POSIX) int. */
+#ifdef __GLIBC__
+typedef unsigned long ioctl_req;
+#else
+typedef int ioctl_req;
+#endif
+typedef int (*ioctl_fn)(int, ioctl_req, ...);
 typedef long (*syscall_fn)(long, ...);
 typedef int (*waitid_fn)(idtype_t, id_t, siginfo_t *, int);
 
 static void *real_ioctl_p, *real_syscall_p, *real_waitid_p;
+
+/*
+ * glibc's 32-bit programs built with a 64-bit time_t (_TIME_BITS=64, as
+ * Debian's armhf since trixie) call __ioctl_time64 instead of ioctl: it is
+ * interposed alike, and the real one is its next definition.
+ */
+#if defined(__GLIBC__) && defined(__TIMESIZE) && __TIMESIZE == 32
+#define COMPAT_IOCTL_TIME64 1
+static void *real_ioctl_time64_p;
+#endif
 
 static void *real_lookup(void **slot, const char *name)
 {
@@ -71,6 +87,9 @@ static void *real_lookup(void **slot, const char *name)
 __attribute__((constructor)) static void compat_init(void)
 {
 	real_lookup(&real_ioctl_p, "ioctl");
+#ifdef COMPAT_IOCTL_TIME64
+	real_lookup(&real_ioctl_time64_p, "__ioctl_time64");
+#endif
 	real_lookup(&real_syscall_p, "syscall");
 	real_lookup(&real_waitid_p, "waitid");
 }
@@ -82,9 +101,10 @@ static long compat_return(int saved_errno, long r)
 }
 
 /* Without a next definition (which libc always has) the kernel answers. */
-static int real_ioctl(int fd, unsigned long cmd, void *arg)
+static int real_ioctl(void **slot, const char *name, int fd, ioctl_req cmd,
+		      void *arg)
 {
-	ioctl_fn f = (ioctl_fn)real_lookup(&real_ioctl_p, "ioctl");
+	ioctl_fn f = (ioctl_fn)real_lookup(slot, name);
 
 	if (lpfd_unlikely(!f))
 		return (int)compat_return(errno, lpfd_sys_ioctl(fd, cmd, arg));
@@ -249,23 +269,45 @@ static long compat_ioctl(int fd, unsigned int cmd, unsigned long arg)
  * Any command that is not the pidfs magic costs one compare. Like libc's,
  * this reads a third argument whether or not the caller passed one.
  */
-COMPAT_API int ioctl(int fd, unsigned long request, ...)
+static int interposed_ioctl(void **real_slot, const char *real_name, int fd,
+			    ioctl_req request, void *arg)
 {
 	int saved = errno;
+	long r;
+
+	if (lpfd_likely(!is_pidfs_cmd((unsigned int)request)))
+		return real_ioctl(real_slot, real_name, fd, request, arg);
+	r = compat_ioctl(fd, (unsigned int)request, (unsigned long)arg);
+	if (r == COMPAT_REAL)
+		return real_ioctl(real_slot, real_name, fd, request, arg);
+	return (int)compat_return(saved, r);
+}
+
+COMPAT_API int ioctl(int fd, ioctl_req request, ...)
+{
 	va_list ap;
 	void *arg;
-	long r;
 
 	va_start(ap, request);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if (lpfd_likely(!is_pidfs_cmd((unsigned int)request)))
-		return real_ioctl(fd, request, arg);
-	r = compat_ioctl(fd, (unsigned int)request, (unsigned long)arg);
-	if (r == COMPAT_REAL)
-		return real_ioctl(fd, request, arg);
-	return (int)compat_return(saved, r);
+	return interposed_ioctl(&real_ioctl_p, "ioctl", fd, request, arg);
 }
+
+#ifdef COMPAT_IOCTL_TIME64
+COMPAT_API int __ioctl_time64(int fd, unsigned long request, ...);
+COMPAT_API int __ioctl_time64(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return interposed_ioctl(&real_ioctl_time64_p, "__ioctl_time64", fd,
+				request, arg);
+}
+#endif
 
 /* ------------------------------------------------------------------------
  * waitid(P_PIDFD). Mainline refuses the sentinels (EINVAL); the library

@@ -93,6 +93,28 @@ static inline long lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
 			 : "memory", "cc");
 	return x0;
 }
+#elif defined(__i386__)
+/*
+ * int $0x80 takes the sixth argument in ebp, which may be the frame
+ * pointer and cannot be named as an operand: eax brings the number and the
+ * sixth argument in memory, and ebp is saved around the call.
+ */
+static inline long lpfd_syscall6(long n, long a1, long a2, long a3, long a4,
+				   long a5, long a6)
+{
+	long na6[2] = { n, a6 };
+	long ret;
+
+	__asm__ volatile("push %%ebp\n\t"
+			 "mov 4(%%eax), %%ebp\n\t"
+			 "mov (%%eax), %%eax\n\t"
+			 "int $0x80\n\t"
+			 "pop %%ebp"
+			 : "=a"(ret)
+			 : "a"(na6), "b"(a1), "c"(a2), "d"(a3), "S"(a4), "D"(a5)
+			 : "memory");
+	return ret;
+}
 #else
 #include <unistd.h>
 /* Elsewhere libc's syscall(2); errno is restored at the public boundary. */
@@ -231,25 +253,42 @@ static inline pid_t lpfd_sys_getppid(void)
 	return (pid_t)lpfd_sc(__NR_getppid, 0, 0, 0, 0, 0, 0);
 }
 
+/*
+ * Where an architecture kept the 16-bit id calls of old (i386, arm, m68k,
+ * sh, sparc), the 32-bit ones carry a suffix: the plain getresuid would
+ * write 16-bit ids into these 32-bit slots, and setfsuid(-1) answer 16 bits.
+ */
+#ifdef __NR_getresuid32
+#define LPFD_NR_getresuid __NR_getresuid32
+#define LPFD_NR_getresgid __NR_getresgid32
+#define LPFD_NR_setfsuid __NR_setfsuid32
+#define LPFD_NR_setfsgid __NR_setfsgid32
+#else
+#define LPFD_NR_getresuid __NR_getresuid
+#define LPFD_NR_getresgid __NR_getresgid
+#define LPFD_NR_setfsuid __NR_setfsuid
+#define LPFD_NR_setfsgid __NR_setfsgid
+#endif
+
 static inline int lpfd_sys_getresuid(unsigned int id[3])
 {
-	return (int)lpfd_sc(__NR_getresuid, &id[0], &id[1], &id[2], 0, 0, 0);
+	return (int)lpfd_sc(LPFD_NR_getresuid, &id[0], &id[1], &id[2], 0, 0, 0);
 }
 
 static inline int lpfd_sys_getresgid(unsigned int id[3])
 {
-	return (int)lpfd_sc(__NR_getresgid, &id[0], &id[1], &id[2], 0, 0, 0);
+	return (int)lpfd_sc(LPFD_NR_getresgid, &id[0], &id[1], &id[2], 0, 0, 0);
 }
 
 /* setfs[ug]id(-1) changes nothing and returns the current value. */
 static inline unsigned int lpfd_sys_getfsuid(void)
 {
-	return (unsigned int)lpfd_sc(__NR_setfsuid, -1, 0, 0, 0, 0, 0);
+	return (unsigned int)lpfd_sc(LPFD_NR_setfsuid, -1, 0, 0, 0, 0, 0);
 }
 
 static inline unsigned int lpfd_sys_getfsgid(void)
 {
-	return (unsigned int)lpfd_sc(__NR_setfsgid, -1, 0, 0, 0, 0, 0);
+	return (unsigned int)lpfd_sc(LPFD_NR_setfsgid, -1, 0, 0, 0, 0, 0);
 }
 
 /* Signals by number, for the self-signal emulation (src/send_signal.c). */

@@ -139,6 +139,12 @@ done
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
 
+# i386: the whole build as 32-bit programs on this kernel, in both modes:
+# the kernel's compat paths, and the shim under __ioctl_time64
+# (tests/i386.sh).
+run_mode "$here/i386.sh" "$build" native
+run_mode "$here/i386.sh" "$build" emulated
+
 # Hostile input: every /proc parser under libFuzzer for a few seconds (make
 # fuzz runs them for minutes).
 run_mode "$here/fuzz.sh" "$build" "${FUZZ_CHECK_SECONDS:-3}"

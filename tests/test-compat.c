@@ -79,14 +79,27 @@ static void run(char *const argv[], int shim, struct run *r)
 	ASSERT_EQ(waitpid(pid, &r->status, 0), pid);
 }
 
-static void run_kapi(const char *name, int shim, struct run *r)
+/*
+ * The kernel-interface program, built twice: as is, and with a 64-bit
+ * time_t, which on a 32-bit glibc system makes its ioctl() calls
+ * __ioctl_time64 (elsewhere the two are the same program).
+ */
+static const char *const kapi_builds[] = { "kapi", "kapi-time64" };
+
+static void run_kapi_build(const char *build, const char *name, int shim,
+			   struct run *r)
 {
 	char prog[4200];
 	char *argv[] = { prog, (char *)name, NULL };
 
-	snprintf(prog, sizeof(prog), "%s/compat/kapi", tests_dir());
+	snprintf(prog, sizeof(prog), "%s/compat/%s", tests_dir(), build);
 	run(argv, shim, r);
 	r->out[strcspn(r->out, "\n")] = '\0';
+}
+
+static void run_kapi(const char *name, int shim, struct run *r)
+{
+	run_kapi_build("kapi", name, shim, r);
 }
 
 static bool has(enum lpfd_feature feat)
@@ -129,23 +142,39 @@ static void expect_case_with(const char *name, const char *without,
 {
 	struct run r;
 
-	run_kapi(name, NO_SHIM, &r);
-	if (strcmp(r.out, without) != 0)
-		FAIL("%s without the shim: want \"%s\", got \"%s\"", name,
-		     without, r.out);
-	ASSERT_EQ(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
-		  strcmp(without, "ok") == 0);
-	run_kapi(name, SHIM, &r);
-	if (strcmp(r.out, with) != 0 || !WIFEXITED(r.status) ||
-	    (WEXITSTATUS(r.status) != 0) != (strcmp(with, "ok") != 0))
-		FAIL("%s with the shim: want \"%s\", got \"%s\" (status %#x)",
-		     name, with, r.out, r.status);
+	for (size_t i = 0; i < UTIL_COUNT(kapi_builds); i++) {
+		const char *b = kapi_builds[i];
+
+		run_kapi_build(b, name, NO_SHIM, &r);
+		if (strcmp(r.out, without) != 0)
+			FAIL("%s %s without the shim: want \"%s\", got \"%s\"",
+			     b, name, without, r.out);
+		ASSERT_EQ(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+			  strcmp(without, "ok") == 0);
+		run_kapi_build(b, name, SHIM, &r);
+		if (strcmp(r.out, with) != 0 || !WIFEXITED(r.status) ||
+		    (WEXITSTATUS(r.status) != 0) != (strcmp(with, "ok") != 0))
+			FAIL("%s %s with the shim: want \"%s\", got \"%s\" (status %#x)",
+			     b, name, with, r.out, r.status);
+	}
 }
 
 TEST(compat_info_self)
 {
 	expect_case("info-self", has(LPFD_FEAT_GET_INFO) ? "ok" :
 		    info_ioctl_refused("v0:ENOTTY", "v0:EINVAL"));
+}
+
+/*
+ * The supported mask: the kernel's from 6.19, the library's with the shim,
+ * also for a 32-bit program with a 64-bit time_t (__ioctl_time64).
+ */
+TEST(compat_info_supported_mask)
+{
+	expect_case("info-supported",
+		    has(LPFD_FEAT_INFO_SUPPORTED) ? "ok" :
+		    has(LPFD_FEAT_GET_INFO) ? "no-supported-mask" :
+		    info_ioctl_refused("v3:ENOTTY", "v3:EINVAL"));
 }
 
 TEST(compat_info_child)
@@ -312,6 +341,9 @@ TEST(compat_exports_only_the_interposed_calls)
 	static const char *const exported[] = {
 		"ioctl", "syscall", "waitid", "pidfd_send_signal",
 		"pidfd_getfd", "process_madvise", "process_mrelease",
+#if defined(__GLIBC__) && defined(__TIMESIZE) && __TIMESIZE == 32
+		"__ioctl_time64",
+#endif
 	};
 	static const char *const hidden[] = {
 		"libpidfd_get_info", "libpidfd_send_signal", "libpidfd_features",

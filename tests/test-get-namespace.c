@@ -190,9 +190,13 @@ static void check_bad_commands(void *arg)
 	/* Not a pidfd: that file's answer to the ioctl. */
 	ASSERT_ERRNO(libpidfd_get_namespace(null, PIDFD_GET_UTS_NAMESPACE), ENOTTY);
 	ASSERT_ERRNO(libpidfd_get_namespace(999, PIDFD_GET_UTS_NAMESPACE), EBADF);
-	/* ioctl commands are 32 bits wide: the high half is not looked at. */
+	/*
+	 * ioctl commands are 32 bits wide: the high half is not looked at.
+	 * Where long is 32 bits there is no high half, and this is bit 0.
+	 */
 	fd = libpidfd_get_namespace(PIDFD_SELF,
-				    (1UL << 32) | PIDFD_GET_UTS_NAMESPACE);
+				    (unsigned long)(1ULL << 32) |
+				    PIDFD_GET_UTS_NAMESPACE);
 	ASSERT_GE(fd, 0);
 	close(fd);
 	close(null);

@@ -45,7 +45,7 @@ static pid_t spawn_with_pid(pid_t want, uid_t uid)
 	ASSERT_EQ(pipe2(ready, O_CLOEXEC), 0);
 	pid = util_clone(0, want, &pidfd);
 	if (pid == 0) {
-		syscall(SYS_setresuid, uid, uid, uid);
+		syscall(UTIL_SYS_setresuid, uid, uid, uid);
 		if (write(ready[1], &c, 1) != 1)
 			_exit(98);
 		for (;;)

@@ -82,10 +82,10 @@ static void *own_creds_thread(void *arg)
 	const unsigned int tuid[4] = { 21, 22, 23, 22 }, tgid[4] = { 11, 12, 13, 14 };
 	struct pidfd_info info;
 
-	ASSERT_EQ(syscall(SYS_setresgid, 11, 12, 13), 0);
-	(void)syscall(SYS_setfsgid, 14);
-	ASSERT_EQ(syscall(SYS_setresuid, 21, 22, 23), 0);
-	(void)syscall(SYS_setfsuid, 24);
+	ASSERT_EQ(syscall(UTIL_SYS_setresgid, 11, 12, 13), 0);
+	(void)syscall(UTIL_SYS_setfsgid, 14);
+	ASSERT_EQ(syscall(UTIL_SYS_setresuid, 21, 22, 23), 0);
+	(void)syscall(UTIL_SYS_setfsuid, 24);
 	for (size_t i = 0; i < UTIL_COUNT(util_self_values); i++) {
 		int v = util_self_values[i];
 

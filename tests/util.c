@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -362,6 +363,49 @@ static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
 
 /* No pause(2) here: ppoll with no descriptors and no timeout sleeps alike. */
 #define SYS_SLEEP SYS_ppoll
+#elif defined(__i386__)
+/* int $0x80: the system call's number in eax, its arguments from ebx. */
+static long raw3(long n, long a, long b, long c)
+{
+	long r;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(r)
+			 : "a"(n), "b"(a), "c"(b), "d"(c)
+			 : "memory");
+	return r;
+}
+
+/*
+ * clone3 whose child calls fn(arg) on the stack in args and exits. The
+ * child starts with esp at the top of that stack and eax 0; it passes
+ * arg on the stack (cdecl), 16-byte aligned at the call as the ABI wants.
+ */
+static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
+{
+	long r;
+
+	__asm__ volatile("int $0x80\n\t"
+			 "test %%eax, %%eax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "and $-16, %%esp\n\t"
+			 "sub $12, %%esp\n\t"
+			 "push %%edi\n\t"
+			 "call *%%esi\n\t"
+			 "mov %%eax, %%ebx\n\t"
+			 "mov $1, %%eax\n\t" /* exit */
+			 "int $0x80\n\t"
+			 "hlt\n"
+			 "1:"
+			 : "=a"(r)
+			 : "a"((long)SYS_clone3), "b"(a), "c"(sizeof(*a)),
+			   "S"(fn), "D"(arg)
+			 : "memory", "cc");
+	return r;
+}
+
+#define SYS_SLEEP SYS_pause
 #else
 #error "tests/util.c: util_spawn_gen needs a clone3 trampoline for this architecture"
 #endif
@@ -387,8 +431,8 @@ static int gen_main(void *arg)
 	if (raw3(SYS_close_range, 0, (long)~0U, 0) != 0)
 		for (long fd = 0; fd < 4096; fd++)
 			raw3(SYS_close, fd, 0, 0);
-	ok = raw3(SYS_setresgid, gid, gid, gid) == 0 &&
-	     raw3(SYS_setresuid, u, u, u) == 0;
+	ok = raw3(UTIL_SYS_setresgid, gid, gid, gid) == 0 &&
+	     raw3(UTIL_SYS_setresuid, u, u, u) == 0;
 
 	__atomic_store_n(&g->ready, ok ? 1 : 2, __ATOMIC_RELEASE);
 	raw3(SYS_futex, (long)&g->ready, FUTEX_WAKE_PRIVATE, 1);
@@ -770,4 +814,20 @@ size_t util_stack_budget(void)
 #endif
 #endif
 	return 4096;
+}
+
+/*
+ * A 32-bit program on a 64-bit kernel (the compat path) has its siginfo
+ * copied whole (128 bytes, so a readable fixed part alone is EFAULT) and
+ * converted field by field, its tail never looked at: no E2BIG there.
+ */
+bool util_siginfo_tail_checked(void)
+{
+#if __SIZEOF_LONG__ == 4
+	struct utsname u;
+
+	return uname(&u) != 0 || strstr(u.machine, "64") == NULL;
+#else
+	return true;
+#endif
 }

@@ -18,6 +18,22 @@
 
 #include <libpidfd.h>
 
+/*
+ * The 32-bit id calls, where the plain ones take 16-bit ids (i386 and
+ * others that kept the old calls under the plain names).
+ */
+#ifdef SYS_setresuid32
+#define UTIL_SYS_setresuid SYS_setresuid32
+#define UTIL_SYS_setresgid SYS_setresgid32
+#define UTIL_SYS_setfsuid SYS_setfsuid32
+#define UTIL_SYS_setfsgid SYS_setfsgid32
+#else
+#define UTIL_SYS_setresuid SYS_setresuid
+#define UTIL_SYS_setresgid SYS_setresgid
+#define UTIL_SYS_setfsuid SYS_setfsuid
+#define UTIL_SYS_setfsgid SYS_setfsgid
+#endif
+
 #include "harness.h"
 #include "syscall.h" /* P_PIDFD where <sys/wait.h> lacks it */
 
@@ -105,6 +121,8 @@ bool util_exit_after_reap(void);
 bool util_kernel_gives_exit_after_reap(void);
 /* SO_PEERPIDFD (Linux 6.5), which the library does not probe. */
 bool util_kernel_has_peerpidfd(void);
+/* Whether the kernel checks a siginfo's tail (E2BIG): not for compat. */
+bool util_siginfo_tail_checked(void);
 
 /* ------------------------------------------------------------------------
  * The PIDFD_SELF* sentinels.

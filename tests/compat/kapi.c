@@ -45,6 +45,7 @@
 #define INFO_PID (1ULL << 0)
 #define INFO_CREDS (1ULL << 1)
 #define INFO_EXIT (1ULL << 3)
+#define INFO_SUPPORTED_MASK (1ULL << 5)
 
 struct info_v0 { /* the first published layout, 64 bytes */
 	__u64 mask, cgroupid;
@@ -192,10 +193,25 @@ static int case_info_self(void)
 	memset(&v3, 0, sizeof(v3));
 	MUST("syscall", syscall(SYS_ioctl, fd, GET_INFO_V3, &v3));
 	expect_self_info("syscall", &v3.v0);
-	/* The kernel takes the command as 32 bits. */
+	/* The kernel takes the command as 32 bits (where long has more). */
 	memset(&v3, 0, sizeof(v3));
-	MUST("high-bits", ioctl(fd, GET_INFO_V3 | (1UL << 32), &v3));
+	MUST("high-bits",
+	     ioctl(fd, GET_INFO_V3 | (unsigned long)(1ULL << 32), &v3));
 	expect_self_info("high-bits", &v3.v0);
+	return 0;
+}
+
+/* The newest kernel says what it supports when asked (6.19). */
+static int case_info_supported(void)
+{
+	int fd = open_pidfd(getpid());
+	struct info_v3 v3 = { 0 };
+
+	v3.v0.mask = INFO_PID | INFO_SUPPORTED_MASK;
+	MUST("v3", ioctl(fd, GET_INFO_V3, &v3));
+	if (!(v3.v0.mask & INFO_SUPPORTED_MASK) ||
+	    !(v3.supported_mask & INFO_PID))
+		fail("no-supported-mask", 0);
 	return 0;
 }
 
@@ -592,6 +608,7 @@ static const struct {
 	{ "info-self", case_info_self },
 	{ "info-child", case_info_child },
 	{ "info-reaped", case_info_reaped },
+	{ "info-supported", case_info_supported },
 	{ "info-encoding", case_info_encoding },
 	{ "send-signal", case_send_signal },
 	{ "getfd", case_getfd },
