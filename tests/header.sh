@@ -94,7 +94,7 @@ set_flags() {
 }
 
 # Whether a set's C library declares struct pidfd_info in <sys/pidfd.h>
-# (glibc 2.42 and later): <libpidfd.h> then includes that header, with
+# (glibc 2.43 and later): <libpidfd.h> then includes that header, with
 # <fcntl.h>, and the kernel's family (<linux/pidfd.h>, <linux/fcntl.h>)
 # conflicts with it after <libpidfd.h>, as with every user of glibc's
 # <sys/pidfd.h>; before it, the kernel's header is taken instead.
@@ -102,7 +102,7 @@ glibc_family() {
 	case $1 in *-glibc) ;; *) return 1 ;; esac
 	minor=$(sed -n 's/^#define[ \t]*__GLIBC_MINOR__[ \t]*\([0-9]*\).*/\1/p' \
 		"$debs/${1%-glibc}/libc6-dev/usr/include/features.h")
-	[ "${minor:-0}" -ge 42 ]
+	[ "${minor:-0}" -ge 43 ]
 }
 
 # Every order of one compiler and std with one header set: the failures.
