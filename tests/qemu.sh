@@ -3,7 +3,8 @@
 # and tests cross-built for aarch64 (Debian's gcc-aarch64-linux-gnu) into
 # BUILD_DIR/aarch64, and run inside a real arm64 kernel under
 # qemu-system-aarch64 (tests/vm.sh: TCG, two CPUs, an initramfs of
-# busybox, tests/, man/, cli/, docs/, README.md and the build), in both
+# busybox, tests/, man/, cli/, docs/, include/, README.md and the
+# build), in both
 # modes: native, the kernel's own paths where it has them, and
 # LIBPIDFD_EMULATE=1. Every test
 # runs but the few that need what an arm64 guest has not (the host's
@@ -40,6 +41,7 @@ test-compat	preloads the shim, a shared library: $static_reason
 test-header	builds the library with the host's clang and make, which the guest has not
 test-cli-docs:completion_agrees_with_help	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-docs:completion_of_commands_fields_signals	runs the bash completion script in bash, which the guest (busybox) has not
+test-cli-docs:manual_json_shapes_keep_their_quotes	renders pidfd.1 with groff, which the guest has not
 "
 
 reason() { # binary[:test]
@@ -127,6 +129,6 @@ fi
 # TCG is in the tests' timeouts.
 cd "$here" || exit 1
 out=${out#"$here"/}
-VM="$guest" VM_FILES="tests man cli docs README.md $out" "$here/tests/vm.sh" \
+VM="$guest" VM_FILES="tests man cli docs include README.md $out" "$here/tests/vm.sh" \
 	env TEST_TIMEOUT_SCALE=$((5 * ${TEST_TIMEOUT_SCALE:-1})) \
 	sh tests/qemu.sh --inside "$label" "$out"
