@@ -188,24 +188,26 @@ examples: $(EXAMPLES)
 
 $(O)/examples/%: examples/%.c include/libpidfd.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -Iinclude $(CFLAGS_ALL) -o $@ $< $(LIB_A) $(LDFLAGS)
+	$(CC) -Iinclude $(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< $(LIB_A) $(LDFLAGS)
 
 # Tests link the static library: they may reach the internal parsers and
 # the emulation switch that the shared library hides.
 tests: $(TESTS) $(COMPAT_TESTS)
 
 # Programs of the compat tests know only the kernel: no libpidfd header, no
-# library. tests/test-compat runs them with and without the shim.
-$(O)/tests/compat/%: tests/compat/%.c
+# library (lib/names.c names the errors they print, as with any C library).
+# tests/test-compat runs them with and without the shim.
+$(O)/tests/compat/%: tests/compat/%.c lib/names.c lib/names.h
 	@mkdir -p $(dir $@)
-	$(CC) -D_GNU_SOURCE $(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
+	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< lib/names.c \
+		-lpthread $(LDFLAGS)
 
 # kapi again with a 64-bit time_t: where time_t is 32 bits by default
 # (i386, armhf), glibc then routes ioctl() to __ioctl_time64.
-$(O)/tests/compat/kapi-time64: tests/compat/kapi.c
+$(O)/tests/compat/kapi-time64: tests/compat/kapi.c lib/names.c lib/names.h
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64 \
-		$(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
+		$(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< lib/names.c -lpthread $(LDFLAGS)
 
 $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
 $(O)/tests/test-examples: $(EXAMPLES)

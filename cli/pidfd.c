@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "pidfd.h"
 
@@ -155,6 +156,12 @@ int main(int argc, char **argv)
 	inherited_fds_record(argc, argv);
 	raise_fd_limit();
 	setlocale(LC_ALL, "");
+	/*
+	 * glibc's default, said for every C library: musl line-buffers
+	 * stdout until a first write finds no terminal, and a line that fails
+	 * there leaves close_stdout() no errno to name (/dev/full's ENOSPC).
+	 */
+	setvbuf(stdout, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
 	atexit(close_stdout);
 	argv[0] = (char *)"pidfd"; /* for getopt's messages */
 	/* "+": options up to the command only; the command parses the rest. */
