@@ -4,6 +4,8 @@
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, kernel
 #                        personalities, Linux 5.10, 6.1, 6.12, 7.2 (user-mode-linux),
 #                        real x86_64 and arm64 kernels (qemu-system, TCG)
+#   make check-musl      the whole build with musl-gcc, all tests on this
+#                        kernel natively and emulated (part of make check)
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
 #   make install         honours prefix libdir includedir bindir mandir (or
@@ -116,7 +118,8 @@ COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%) \
 	$(O)/tests/compat/kapi-time64
 
-.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
+.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml \
+	check-musl stress \
 	static \
 	bench bench-uml examples install install-check uninstall clean
 .DEFAULT_GOAL := all
@@ -283,6 +286,12 @@ check-emulated: all tests
 	tests/run.sh $(O) emulated
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
+# musl: everything built with musl-gcc into $(O)/musl (tests/musl.sh), the
+# suite run natively and emulated.
+check-musl:
+	r=0; for mode in native emulated; do \
+		MAKE="$(MAKE)" tests/musl.sh $(O) $$mode || r=1; \
+	done; exit $$r
 
 # One real kernel under qemu-system (tests/vm.sh, TCG, two CPUs), as make
 # check boots it: check-qemu-trixie-backports (x86_64, the newest),
