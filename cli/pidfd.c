@@ -5,6 +5,7 @@
  *   pidfd info [--json] [--output LIST] [--all | --user USER | PROCESS...]
  *   pidfd wait [--timeout SECONDS] [--json] PROCESS...
  *   pidfd kill [--signal SIGNAL | -SIGNAL] PROCESS...
+ *   (info, wait and kill also --name PATTERN [--full] [--exact])
  *   pidfd features [--json]
  *
  * Every command opens a pidfd for each process before it does anything
@@ -26,6 +27,7 @@ static void __attribute__((noreturn)) usage(void)
 	      " pidfd info [options] [<process>...]\n"
 	      " pidfd wait [options] <process>...\n"
 	      " pidfd kill [options] <process>...\n"
+	      " pidfd info|wait|kill [options] --name <pattern> [<process>...]\n"
 	      " pidfd features [options]\n"
 	      "\n"
 	      "Work with processes through pidfds, on every Linux kernel.\n"
@@ -51,6 +53,14 @@ static void __attribute__((noreturn)) usage(void)
 	      " -a, --all                info: every process in /proc\n"
 	      " -u, --user <user>        info: only processes of this effective\n"
 	      "                            user (name or ID; alone: of all)\n"
+	      " -N, --name <pattern>     only processes whose command name\n"
+	      "                            matches, an extended regular expression\n"
+	      "                            as pgrep's; each checked again through\n"
+	      "                            its pidfd (info, wait, kill)\n"
+	      " -f, --full               the pattern matches the whole command\n"
+	      "                            line (info, wait, kill)\n"
+	      " -x, --exact              the pattern matches the whole name or\n"
+	      "                            command line (info, wait, kill)\n"
 	      " -t, --timeout <seconds>  wait: give up after this long (exit 3)\n"
 	      " -s, --signal <signal>    kill: the signal, by name or number\n"
 	      "                            (default: TERM); also -9, -KILL, -SIGKILL\n"
