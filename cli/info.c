@@ -510,7 +510,7 @@ static void one(struct info_ctx *x, const char *arg, bool quiet)
 	struct target t;
 	int r;
 
-	if (target_open(arg, &t) < 0) {
+	if ((quiet ? target_open(arg, &t) : target_open_thread(arg, &t)) < 0) {
 		if (!quiet || (errno != ESRCH && errno != EACCES)) {
 			warn_open(arg, errno);
 			fail(x, errno);

@@ -60,6 +60,38 @@ DIR *procfs_list(void)
 	return d;
 }
 
+/*
+ * The thread group of a task, by its number: /proc/<tid>/status read in
+ * our proven procfs. A hint only, to be checked through a pidfd: the
+ * number may name another task by the time it is used.
+ */
+pid_t procfs_tgid_of(pid_t tid)
+{
+	DIR *root = procfs_list();
+	char name[32], buf[4096];
+	struct lpfd_status st;
+	size_t len = 0;
+	ssize_t n = 0;
+	int fd;
+
+	if (!root)
+		return -1;
+	snprintf(name, sizeof(name), "%d/status", (int)tid);
+	fd = openat(dirfd(root), name, O_RDONLY | O_CLOEXEC);
+	closedir(root);
+	if (fd < 0)
+		return -1;
+	while (len + 1 < sizeof(buf) &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (n < 0 || lpfd_parse_status(buf, len, &st) < 0 ||
+	    !(st.have & LPFD_ST_PID) || !(st.have & LPFD_ST_TGID) ||
+	    st.pid != tid || st.tgid <= 0)
+		return -1;
+	return st.tgid;
+}
+
 bool procfs_stat(int pidfd, struct lpfd_stat *st)
 {
 	char buf[2048];
