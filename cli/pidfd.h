@@ -161,8 +161,11 @@ int procfs_check(void);
 DIR *procfs_list(void);
 /* The Tgid of /proc/<tid>/status, a hint to check through a pidfd; or -1. */
 pid_t procfs_tgid_of(pid_t tid);
+/* /proc/stat's btime, the boot time that ps uses. */
+bool procfs_boot_time(long long *btime);
 bool procfs_stat(int pidfd, struct lpfd_stat *st);
-bool procfs_args(int pidfd, char *out, size_t size);
+/* The whole command line, allocated; NULL if none. */
+char *procfs_args(int pidfd);
 bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size);
 /* A link of the process's directory ("exe", "cwd"), NUL-terminated. */
 bool procfs_link(int pidfd, const char *name, char *out, size_t size);
