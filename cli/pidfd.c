@@ -49,6 +49,8 @@ static void __attribute__((noreturn)) usage(void)
 	      "                            also --fields\n"
 	      " -n, --noheadings         info: no header line\n"
 	      " -r, --raw                info: no alignment, blanks escaped\n"
+	      " -w, --wide               info: whole lines on a terminal too (else\n"
+	      "                            ARGS is cut to its width, as by ps)\n"
 	      " -a, --all                info: every process in /proc\n"
 	      " -u, --user <user>        info: only processes of this effective\n"
 	      "                            user (name or ID; alone: of all)\n"
