@@ -31,8 +31,8 @@ struct proc {
 	struct pidfd_info info;
 	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
-	bool have_args, have_cgroup, have_exe, have_cwd;
-	char args[4096];
+	bool have_cgroup, have_exe, have_cwd;
+	char *args; /* whole, allocated; NULL if none */
 	char cgroup[LPFD_PATH_MAX];
 	char exe[PATH_MAX];
 	char cwd[PATH_MAX];
@@ -238,7 +238,7 @@ static bool get_comm(const struct proc *p, char *b, size_t n)
 /* As ps: the command name in brackets where there are no arguments. */
 static bool get_args(const struct proc *p, char *b, size_t n)
 {
-	if (p->have_args)
+	if (p->args)
 		snprintf(b, n, "%s", p->args);
 	else if (stat_has(p, LPFD_STAT_COMM))
 		snprintf(b, n, "[%s]", p->stat.comm);
@@ -265,10 +265,13 @@ static time_t time_of_ticks(unsigned long long ticks)
 
 	if (boot == -1) {
 		struct timespec real, since_boot;
+		long long btime;
 
 		clock_gettime(CLOCK_REALTIME, &real);
 		clock_gettime(CLOCK_BOOTTIME, &since_boot);
-		boot = real.tv_sec - since_boot.tv_sec;
+		/* As ps: /proc/stat's btime; the clocks where it cannot be read. */
+		boot = procfs_boot_time(&btime) ? (time_t)btime :
+		       real.tv_sec - since_boot.tv_sec;
 		hz = sysconf(_SC_CLK_TCK);
 		if (hz <= 0)
 			hz = 100;
@@ -408,8 +411,7 @@ static void read_proc(const struct target *t, unsigned int need,
 {
 	if ((need & NEED_STAT) && !procfs_stat(t->fd, &p->stat))
 		p->stat.have = 0;
-	p->have_args = (need & NEED_ARGS) &&
-		       procfs_args(t->fd, p->args, sizeof(p->args));
+	p->args = need & NEED_ARGS ? procfs_args(t->fd) : NULL;
 	p->have_cgroup = (need & NEED_CGROUP) && has(p, PIDFD_INFO_CGROUPID) &&
 			 procfs_cgroup(t->fd, p->info.cgroupid, p->cgroup,
 				       sizeof(p->cgroup));
@@ -422,7 +424,8 @@ static void read_proc(const struct target *t, unsigned int need,
 /* 0, or -errno from libpidfd_get_info(). */
 static int query(const struct target *t, unsigned int need, struct proc *p)
 {
-	memset(p, 0, offsetof(struct proc, args));
+	free(p->args);
+	memset(p, 0, offsetof(struct proc, cgroup));
 	p->info.mask = INFO_REQUEST |
 		       (need & NEED_CGROUPID ? PIDFD_INFO_CGROUPID : 0);
 	if (libpidfd_get_info(t->fd, &p->info, sizeof(p->info)) < 0)
@@ -447,14 +450,26 @@ struct info_ctx {
 	int rc;
 };
 
+/* Room for any field's value: the arguments are as long as they are. */
+static char *value_buffer(const struct proc *p, size_t *size)
+{
+	char *v;
+
+	*size = 8192 + (p->args ? strlen(p->args) + 3 : 0);
+	if (!(v = malloc(*size)))
+		abort();
+	return v;
+}
+
 static void print_json(const struct columns *c, const struct proc *p)
 {
-	char v[8192];
+	size_t size;
+	char *v = value_buffer(p, &size);
 
 	putchar('{');
 	for (size_t i = 0; i < c->n; i++) {
 		const struct field *f = &fields[c->idx[i]];
-		bool known = f->get(p, v, sizeof(v));
+		bool known = f->get(p, v, size);
 
 		printf("%s\"", i ? "," : "");
 		for (const char *s = f->name; *s; s++)
@@ -468,11 +483,13 @@ static void print_json(const struct columns *c, const struct proc *p)
 			json_string(stdout, v);
 	}
 	putchar('}');
+	free(v);
 }
 
 static void show(struct info_ctx *x, const struct proc *p)
 {
-	char v[8192], **row;
+	size_t size;
+	char *v, **row;
 
 	if (x->format == JSON_DOC)
 		json_array_item(stdout, x->shown);
@@ -486,10 +503,12 @@ static void show(struct info_ctx *x, const struct proc *p)
 	row = calloc(x->cols.n, sizeof(*row));
 	if (!row)
 		abort();
+	v = value_buffer(p, &size);
 	for (size_t i = 0; i < x->cols.n; i++)
-		if (fields[x->cols.idx[i]].get(p, v, sizeof(v)) &&
+		if (fields[x->cols.idx[i]].get(p, v, size) &&
 		    !(row[i] = strdup(v)))
 			abort();
+	free(v);
 	table_add_row(&x->table, row);
 	x->shown++;
 }
@@ -510,7 +529,7 @@ static void one(struct info_ctx *x, const char *arg, bool quiet)
 	struct target t;
 	int r;
 
-	if (target_open(arg, &t) < 0) {
+	if ((quiet ? target_open(arg, &t) : target_open_thread(arg, &t)) < 0) {
 		if (!quiet || (errno != ESRCH && errno != EACCES)) {
 			warn_open(arg, errno);
 			fail(x, errno);

@@ -53,6 +53,7 @@ struct target {
 	const char *arg;
 	int fd;       /* a pidfd or PIDFD_SELF_PROCESS */
 	pid_t pid;    /* 0 where not known (an inherited pidfd of a reaped process) */
+	pid_t tid;    /* a thread id named: fd is its process's (pid), or its own */
 	bool owned;   /* the tool opened fd and closes it */
 	bool self;
 };
@@ -64,8 +65,17 @@ struct target {
 void inherited_fds_record(int argc, char **argv);
 /* Check the syntax of a process argument: usage error if wrong. */
 void target_check(const char *arg);
-/* Open a target: 0, or -1 with errno. */
+/*
+ * Open a target: 0, or -1 with errno. A thread id opens the thread's
+ * process, as kill(1) signals it, with t->tid set.
+ */
 int target_open(const char *arg, struct target *t);
+/*
+ * As target_open(), but a thread id opens the thread itself where the
+ * kernel has thread pidfds (PIDFD_THREAD, 6.9); else its process, with a
+ * note saying so on stderr.
+ */
+int target_open_thread(const char *arg, struct target *t);
 void target_close(struct target *t);
 
 /* "SIGKILL", "SIGRTMIN+3", or "signal 99" into buf. */
@@ -152,7 +162,8 @@ void help_features(void);
 /* What every --help says. */
 #define HELP_PROCESS                                                        \
 	"A <process> is a PID, 'self' (pidfd itself) or 'fd:N' (a pidfd\n"   \
-	"inherited on file descriptor N).\n"
+	"inherited on file descriptor N). A thread ID stands for its\n"       \
+	"process (info shows the thread where the kernel can).\n"
 #define HELP_COMMON_OPTIONS                                                 \
 	" -h, --help               display this help\n"                      \
 	" -V, --version            display version\n"
@@ -171,8 +182,13 @@ struct lpfd_stat;
 int procfs_check(void);
 /* That procfs's root, to list the processes, or NULL with errno. */
 DIR *procfs_list(void);
+/* The Tgid of /proc/<tid>/status, a hint to check through a pidfd; or -1. */
+pid_t procfs_tgid_of(pid_t tid);
+/* /proc/stat's btime, the boot time that ps uses. */
+bool procfs_boot_time(long long *btime);
 bool procfs_stat(int pidfd, struct lpfd_stat *st);
-bool procfs_args(int pidfd, char *out, size_t size);
+/* The whole command line, allocated; NULL if none. */
+char *procfs_args(int pidfd);
 bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size);
 /* A link of the process's directory ("exe", "cwd"), NUL-terminated. */
 bool procfs_link(int pidfd, const char *name, char *out, size_t size);
