@@ -443,6 +443,7 @@ struct info_ctx {
 	struct columns cols;
 	enum format format;
 	bool headings, raw;
+	bool wide; /* -w: full lines on a terminal too */
 	bool by_user;
 	uid_t user;
 	struct table table;
@@ -599,6 +600,8 @@ void help_info(void)
 	      "                            default, 'all' shows all); also --fields\n"
 	      " -n, --noheadings         no header line\n"
 	      " -r, --raw                no alignment, blanks escaped\n"
+	      " -w, --wide               whole lines on a terminal too (else ARGS\n"
+	      "                            is cut to its width, as by ps)\n"
 	      " -a, --all                every process in /proc\n"
 	      " -u, --user <user>        only processes of this effective user\n"
 	      "                            (name or ID; alone: of all)\n"
@@ -613,11 +616,12 @@ void help_info(void)
 	      stdout);
 }
 
-static const char *const short_opts = "Jjnrau:o:hV";
+static const char *const short_opts = "Jjnrwau:o:hV";
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "raw", no_argument, NULL, 'r' },
+	{ "wide", no_argument, NULL, 'w' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
@@ -638,6 +642,8 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 			x->headings = false;
 		else if (c == 'r')
 			x->raw = true;
+		else if (c == 'w')
+			x->wide = true;
 		else if (c == 'a')
 			every = true;
 		else if (c == 'u') {
@@ -665,15 +671,18 @@ int cmd_info(int argc, char **argv)
 {
 	static struct info_ctx x = { .headings = true };
 	const char *names[ARRAY_SIZE(((struct columns *)0)->idx)];
-	bool right[ARRAY_SIZE(names)];
+	bool right[ARRAY_SIZE(names)], trunc[ARRAY_SIZE(names)];
 	bool every = parse_options(argc, argv, &x);
 
 	for (size_t i = 0; i < x.cols.n; i++) {
 		names[i] = fields[x.cols.idx[i]].name;
 		right[i] = fields[x.cols.idx[i]].type == F_NUM;
+		trunc[i] = fields[x.cols.idx[i]].get == get_args;
 	}
+	/* As ps: on a terminal, lines cut to its width unless -w. */
 	x.table = (struct table){ .ncols = x.cols.n, .names = names,
-				  .right = right };
+				  .right = right, .trunc = trunc,
+				  .max_width = x.wide ? 0 : terminal_width() };
 	if (x.format == JSON_DOC) {
 		json_doc_begin(stdout);
 		json_array_begin(stdout, "processes", true);

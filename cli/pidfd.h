@@ -120,7 +120,15 @@ struct table {
 	const bool *right; /* right-aligned (numbers) */
 	char ***rows;      /* rows[r][c] */
 	size_t nrows, cap;
+	/*
+	 * As ps on a terminal: lines no wider than this (0: any width), the
+	 * truncatable column (trunc[c], ARGS) cut to fit.
+	 */
+	size_t max_width;
+	const bool *trunc;
 };
+/* The width of the terminal on stdout, 0 if it is none (a pipe, a file). */
+size_t terminal_width(void);
 void table_add_row(struct table *t, char **values); /* takes them */
 void table_print(FILE *f, struct table *t, bool headings, bool raw);
 void table_free(struct table *t);

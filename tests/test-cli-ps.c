@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pidfd info beside ps: ARGS whole, however long (ps -ww), in tables and
- * JSON; START from /proc/stat's btime, as ps takes it, to the second.
+ * JSON; START from /proc/stat's btime, as ps takes it, to the second; on
+ * a terminal (a pty here) the table fits its width, ARGS cut, unless -w.
  */
 #include <sched.h>
+#include <sys/mount.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <time.h>
 
 #include <libpidfd.h>
@@ -157,5 +161,113 @@ TEST(start_is_ps_start_to_the_second)
 	if (strncmp(json_get(o.out, "start"), want, strlen(want)) != 0)
 		FAIL("start %s, ps's %s", json_get(o.out, "start"), want);
 	util_kill_reap(fd2);
+	util_kill_reap(fd);
+}
+
+/* In the tool's process: stdout on the pty's end, *arg. */
+static void stdout_on_pty(char **argv, void *arg)
+{
+	(void)argv;
+	if (dup2(*(int *)arg, 1) < 0)
+		_exit(96);
+	unsetenv("COLUMNS");
+}
+
+/*
+ * A pty's master. A guest without /dev/ptmx (user-mode Linux's) gets a
+ * devpts instance of its own, in a mount namespace of this test's.
+ */
+static int pty_master(void)
+{
+	char dir[] = "/tmp/libpidfd-pts.XXXXXX", ptmx[64];
+	int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	REQUIRE_PRIVILEGE("a devpts of its own, where /dev/ptmx is not");
+	ASSERT_EQ(unshare(CLONE_NEWNS), 0);
+	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	ASSERT_EQ(mount("devpts", dir, "devpts", 0, "newinstance,ptmxmode=0666"), 0);
+	snprintf(ptmx, sizeof(ptmx), "%s/ptmx", dir);
+	return open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
+}
+
+/* Run the tool with stdout on a terminal of 80 columns: its output. */
+static int run_on_terminal(char **argv, char *out, size_t size)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	struct cli_out o;
+	size_t len = 0;
+	ssize_t n;
+	int master = pty_master(), slave, rc;
+
+	ASSERT_GE(master, 0);
+	ASSERT_EQ(unlockpt(master), 0);
+	ASSERT_EQ(ioctl(master, TIOCSWINSZ, &ws), 0);
+	slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	ASSERT_GE(slave, 0);
+	rc = cli_run_pre(&o, argv, stdout_on_pty, &slave);
+	close(slave);
+	ASSERT_EQ(o.err[0], '\0');
+	/* What it wrote stays readable once the terminal's end is closed. */
+	while (len + 1 < size && (n = read(master, out + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	close(master);
+	out[len] = '\0';
+	/* The terminal's \r\n as \n. */
+	for (char *r; (r = strchr(out, '\r'));)
+		memmove(r, r + 1, strlen(r));
+	return rc;
+}
+
+static size_t longest_line(const char *s)
+{
+	size_t most = 0;
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+
+		most = n > most ? n : most;
+		s += n + (s[n] == '\n');
+	}
+	return most;
+}
+
+TEST(table_fits_the_terminal_args_cut)
+{
+	static char args[LONG_ARG + 64], out[65536], want[128];
+	char pidstr[16];
+	int fd, in;
+	pid_t pid = long_args_child(&fd, &in, args, sizeof(args));
+
+	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	/* ARGS last, as ps has it: the line ends at the 80th column. */
+	ASSERT_EQ(run_on_terminal((char *[]){ "pidfd", "info", "-o",
+					      "PID,ARGS", pidstr, NULL },
+				  out, sizeof(out)), 0);
+	if (longest_line(out) != 80)
+		FAIL("lines of up to %zu columns on 80: '%s'",
+		     longest_line(out), out);
+	snprintf(want, sizeof(want), "%s sh -c read x sh aaa", pidstr);
+	if (!strstr(out, want))
+		FAIL("no '%s' in '%s'", want, out);
+	/* ARGS first: narrowed, and the columns after it still shown. */
+	ASSERT_EQ(run_on_terminal((char *[]){ "pidfd", "info", "-o",
+					      "ARGS,PID", pidstr, NULL },
+				  out, sizeof(out)), 0);
+	ASSERT_EQ(longest_line(out), 80);
+	snprintf(want, sizeof(want), "aaa %s\n", pidstr);
+	ASSERT_TRUE(strstr(out, want) != NULL);
+	/* -w: whole lines on the terminal too. */
+	ASSERT_EQ(run_on_terminal((char *[]){ "pidfd", "info", "-w", "-o",
+					      "ARGS", pidstr, NULL },
+				  out, sizeof(out)), 0);
+	ASSERT_TRUE(strstr(out, args) != NULL);
+	ASSERT_EQ(run_on_terminal((char *[]){ "pidfd", "info", "--wide", "-o",
+					      "PID,ARGS", pidstr, NULL },
+				  out, sizeof(out)), 0);
+	ASSERT_TRUE(strstr(out, args) != NULL);
+	close(in);
 	util_kill_reap(fd);
 }
