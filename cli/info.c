@@ -601,6 +601,41 @@ static uid_t parse_user(const char *s)
 	return (uid_t)v;
 }
 
+void help_info(void)
+{
+	fputs("Usage:\n"
+	      " pidfd info [options] <process>...\n"
+	      " pidfd info [options] --all | --user <user>\n"
+	      " pidfd info [options] --name <pattern> [<process>...]\n"
+	      "\n"
+	      "Show what the kernel knows of each process, through its pidfd.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -J, --json               one JSON document\n"
+	      " -j, --json-lines         one JSON object per line\n"
+	      " -o, --output <list>      the fields to show ('+list' adds to the\n"
+	      "                            default, 'all' shows all); also --fields\n"
+	      " -n, --noheadings         no header line\n"
+	      " -r, --raw                no alignment, blanks escaped\n"
+	      " -w, --wide               whole lines on a terminal too (else ARGS\n"
+	      "                            is cut to its width, as by ps)\n"
+	      " -a, --all                every process in /proc\n"
+	      " -u, --user <user>        only processes of this effective user\n"
+	      "                            (name or ID; alone: of all)\n"
+	      HELP_SELECT_OPTIONS
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Available fields:\n",
+	      stdout);
+	info_list_fields(stdout);
+	fputs("\nExit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel.\n"
+	      HELP_END,
+	      stdout);
+}
+
 static const char *const short_opts = "Jjnrwau:o:hV" SHORT_SELECT;
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
@@ -642,7 +677,7 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 		} else if (c == 'o')
 			list = optarg;
 		else
-			common_option(c);
+			common_option(c, argv, long_opts);
 	}
 	if (every && optind < argc)
 		usage_error("info: --all and processes: choose one");

@@ -170,6 +170,32 @@ static int signal_selected(struct selection *sel, char **args, int n, int sig)
 	return sel->matched || rc != EXIT_SUCCESS ? rc : EXIT_FAILURE;
 }
 
+void help_kill(void)
+{
+	fputs("Usage:\n"
+	      " pidfd kill [options] <process>...\n"
+	      " pidfd kill [options] --name <pattern> [<process>...]\n"
+	      " pidfd kill -l [<signal>...]\n"
+	      "\n"
+	      "Send a signal to each process through its pidfd, never to a\n"
+	      "recycled pid.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -s, --signal <signal>    the signal, by name or number (default:\n"
+	      "                            TERM); also -9, -KILL, -SIGKILL\n"
+	      " -l, --list [<signal>...] list the signal names and numbers; a\n"
+	      "                            number's name, a name's number\n"
+	      HELP_SELECT_OPTIONS
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Exit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel, 64 some processes signalled, not all.\n"
+	      HELP_END,
+	      stdout);
+}
+
 int cmd_kill(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -203,7 +229,7 @@ int cmd_kill(int argc, char **argv)
 		} else if (c == 'l') {
 			list = true;
 		} else {
-			common_option(c);
+			common_option(c, argv, opts);
 		}
 	}
 	if (list)

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -151,8 +152,40 @@ struct bit_name {
 	{ "version", no_argument, NULL, 'V' },        \
 	{ NULL, 0, NULL, 0 }
 
-/* --help, --version, or getopt's '?' (a usage error): never returns. */
-void common_option(int c) __attribute__((noreturn));
+/*
+ * --help (the command's own), --version, or getopt's '?' (a usage error,
+ * its message escaped: main() sets opterr to 0): never returns. argv and
+ * opts are what getopt_long() was given.
+ */
+void common_option(int c, char **argv, const struct option *opts)
+	__attribute__((noreturn));
+/* "Try 'pidfd [command] --help' for more information." on stderr. */
+void try_help(void);
+
+/* Each command's --help, on stdout (in the command's file). */
+void help_info(void);
+void help_wait(void);
+void help_kill(void);
+void help_features(void);
+/* What every --help says. */
+#define HELP_PROCESS                                                        \
+	"A <process> is a PID, 'self' (pidfd itself) or 'fd:N' (a pidfd\n"   \
+	"inherited on file descriptor N). A thread ID stands for its\n"       \
+	"process (info shows the thread where the kernel can).\n"
+#define HELP_COMMON_OPTIONS                                                 \
+	" -h, --help               display this help\n"                      \
+	" -V, --version            display version\n"
+/* info, wait and kill: --name, --full, --exact (cli/select.c). */
+#define HELP_SELECT_OPTIONS                                                 \
+	" -N, --name <pattern>     only processes whose command name\n"       \
+	"                            matches, an extended regular expression\n" \
+	"                            as pgrep's; each checked again through\n" \
+	"                            its pidfd\n"                              \
+	" -f, --full               the pattern matches the whole command\n"   \
+	"                            line\n"                                   \
+	" -x, --exact              the pattern matches the whole name or\n"   \
+	"                            command line\n"
+#define HELP_END "\nFor more details see pidfd(1).\n"
 /* The info fields and what each means, for --help. */
 void info_list_fields(FILE *f);
 

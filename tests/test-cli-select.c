@@ -200,7 +200,7 @@ TEST(selection_usage_errors)
 	ASSERT_TRUE(strstr(o.err, "--full and --exact need --name") != NULL);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--name", "(unclosed"), 1);
 	ASSERT_TRUE(strstr(o.err, "pidfd: wait: invalid --name '(unclosed'") != NULL);
-	ASSERT_TRUE(strstr(o.err, "Try 'pidfd --help'") != NULL);
+	ASSERT_TRUE(strstr(o.err, "Try 'pidfd wait --help'") != NULL);
 }
 
 /* ------------------------------------------------------------------------
