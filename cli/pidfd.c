@@ -113,6 +113,10 @@ static void __attribute__((noreturn)) getopt_error(char **argv,
 	const struct option *o = opts;
 	char names[256] = "";
 
+	/* musl's optind passes argv's end after a last "-t" lacking its value. */
+	if (!arg)
+		arg = argv[optind - 2];
+
 	if (strncmp(arg, "--", 2) == 0 && arg[2]) {
 		o = long_option(arg, opts, names, sizeof(names));
 		if (!o && !optopt && names[0])
