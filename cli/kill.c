@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/names.h"
 #include "pidfd.h"
 
 /*
@@ -68,7 +69,7 @@ static void table_signals(void)
 
 	for (int sig = 1; sig <= SIGRTMAX; sig++) {
 		if ((sig > SIGRTMIN && sig < SIGRTMAX) ||
-		    (sig < SIGRTMIN && !sigabbrev_np(sig)))
+		    (sig < SIGRTMIN && !lpfd_signal_abbrev(sig)))
 			continue;
 		if (sig == SIGRTMAX)
 			snprintf(name, sizeof(name), "SIGRTMAX");
@@ -419,20 +420,43 @@ static int parse_int(const char *s, long min, const char *what)
 
 /*
  * --timeout MS SIGNAL: two arguments, as util-linux's; the second is the
- * word after the first, which getopt then skips (it permutes no further
- * than optind).
+ * word after the first as the words stood before getopt_long() found
+ * them (before: the copy it was given). glibc's getopt permutes later, so
+ * the word is argv[optind]; musl's has already moved the option before
+ * the operands it skipped, so the word is further on. Moved to
+ * argv[optind] and skipped, it is getopt's no more under either.
  */
-static void add_follow_up(struct kill_opts *k, int argc, char **argv)
+/* The word is optarg ("--timeout MS"), or ends with it ("--timeout=MS"). */
+static bool holds_optarg(const char *word)
 {
-	int ms = parse_int(optarg, 0, "timeout");
+	const char *eq = strncmp(word, "--", 2) == 0 ? strchr(word, '=') : NULL;
 
-	if (optind >= argc)
+	return word == optarg || (eq && eq + 1 == optarg);
+}
+
+static void add_follow_up(struct kill_opts *k, int argc, char **argv,
+			  char *const before[])
+{
+	int ms = parse_int(optarg, 0, "timeout"), at = 0, now = optind;
+	char *word;
+
+	while (at < argc && !holds_optarg(before[at]))
+		at++;
+	if (at + 1 >= argc)
 		usage_error("kill: --timeout %s: no signal to follow up with",
 			    optarg);
+	word = before[at + 1];
+	while (now < argc && argv[now] != word)
+		now++;
+	if (now == argc)
+		abort();
+	memmove(argv + optind + 1, argv + optind,
+		sizeof(*argv) * (size_t)(now - optind));
+	argv[optind++] = word;
 	k->follow = realloc(k->follow, sizeof(*k->follow) * (size_t)(k->nfollow + 1));
 	if (!k->follow)
 		abort();
-	k->follow[k->nfollow++] = (struct follow_up){ ms, parse_signal(argv[optind++]) };
+	k->follow[k->nfollow++] = (struct follow_up){ ms, parse_signal(word) };
 }
 
 /*
@@ -499,7 +523,12 @@ int cmd_kill(int argc, char **argv)
 	} else if (argc > 1 && looks_like_signal(argv[1])) {
 		usage_error("kill: unknown signal '%s'", argv[1] + 1);
 	}
-	while ((c = getopt_long(argc, argv, "s:q:lLhV" SHORT_SELECT, kill_opts,
+	char **before = malloc(sizeof(*before) * (size_t)argc);
+
+	if (!before)
+		abort();
+	while (memcpy(before, argv, sizeof(*before) * (size_t)argc),
+	       (c = getopt_long(argc, argv, "s:q:lLhV" SHORT_SELECT, kill_opts,
 				NULL)) != -1) {
 		if (selection_option(&sel, c, optarg))
 			continue;
@@ -509,7 +538,7 @@ int cmd_kill(int argc, char **argv)
 			k.queue = true;
 			k.value = parse_int(optarg, INT_MIN, "value");
 		} else if (c == OPT_TIMEOUT)
-			add_follow_up(&k, argc, argv);
+			add_follow_up(&k, argc, argv, before);
 		else if (c == OPT_VERBOSE)
 			k.verbose = true;
 		else if (c == 'l')
