@@ -316,7 +316,7 @@ TEST(every_info_field_has_its_column)
 		LPFD_INFO_FIELDS(COLUMN)
 #undef COLUMN
 	};
-	char *help = help_text(), pat[32];
+	char *help = help_of("info"), pat[32];
 
 	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++) {
 		if (!columns[i])
