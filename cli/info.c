@@ -514,31 +514,29 @@ static void show(struct info_ctx *x, const struct proc *p)
 	x->shown++;
 }
 
+/* An exit status to keep: a failure outweighs "not supported". */
+static void fail_status(struct info_ctx *x, int rc)
+{
+	if (x->rc == EXIT_SUCCESS || rc == EXIT_FAILURE)
+		x->rc = rc == EXIT_SUCCESS ? x->rc : rc;
+}
+
 static void fail(struct info_ctx *x, int err)
 {
-	if (x->rc == EXIT_SUCCESS || exit_status_of(err) == EXIT_FAILURE)
-		x->rc = exit_status_of(err);
+	fail_status(x, exit_status_of(err));
 }
 
 /*
  * One process named on the command line, or (quiet) found in /proc, for
  * which a process that is gone, or hidden, is no error.
  */
-static void one(struct info_ctx *x, const char *arg, bool quiet)
+static void one_opened(struct info_ctx *x, struct target *t, bool quiet)
 {
 	static struct proc p;
-	struct target t;
-	int r;
+	const char *arg = t->arg;
+	int r = query(t, x->cols.need, &p);
 
-	if ((quiet ? target_open(arg, &t) : target_open_thread(arg, &t)) < 0) {
-		if (!quiet || (errno != ESRCH && errno != EACCES)) {
-			warn_open(arg, errno);
-			fail(x, errno);
-		}
-		return;
-	}
-	r = query(&t, x->cols.need, &p);
-	target_close(&t);
+	target_close(t);
 	if (r < 0 && (!quiet || (r != -ESRCH && r != -EACCES))) {
 		warn_target("cannot get information on", arg, -r);
 		fail(x, -r);
@@ -547,6 +545,26 @@ static void one(struct info_ctx *x, const char *arg, bool quiet)
 				     p.info.euid != x->user)))
 		return;
 	show(x, &p);
+}
+
+static void one(struct info_ctx *x, const char *arg, bool quiet)
+{
+	struct target t;
+
+	if ((quiet ? target_open(arg, &t) : target_open_thread(arg, &t)) < 0) {
+		if (!quiet || (errno != ESRCH && errno != EACCES)) {
+			warn_open(arg, errno);
+			fail(x, errno);
+		}
+		return;
+	}
+	one_opened(x, &t, quiet);
+}
+
+/* info --name: each confirmed match, as if named; gone since, no error. */
+static void selected_take(struct target *t, void *arg)
+{
+	one_opened(arg, t, true);
 }
 
 /* Every process that /proc shows, each through a pidfd of its own. */
@@ -583,7 +601,42 @@ static uid_t parse_user(const char *s)
 	return (uid_t)v;
 }
 
-static const char *const short_opts = "Jjnrwau:o:hV";
+void help_info(void)
+{
+	fputs("Usage:\n"
+	      " pidfd info [options] <process>...\n"
+	      " pidfd info [options] --all | --user <user>\n"
+	      " pidfd info [options] --name <pattern> [<process>...]\n"
+	      "\n"
+	      "Show what the kernel knows of each process, through its pidfd.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -J, --json               one JSON document\n"
+	      " -j, --json-lines         one JSON object per line\n"
+	      " -o, --output <list>      the fields to show ('+list' adds to the\n"
+	      "                            default, 'all' shows all); also --fields\n"
+	      " -n, --noheadings         no header line\n"
+	      " -r, --raw                no alignment, blanks escaped\n"
+	      " -w, --wide               whole lines on a terminal too (else ARGS\n"
+	      "                            is cut to its width, as by ps)\n"
+	      " -a, --all                every process in /proc\n"
+	      " -u, --user <user>        only processes of this effective user\n"
+	      "                            (name or ID; alone: of all)\n"
+	      HELP_SELECT_OPTIONS
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Available fields:\n",
+	      stdout);
+	info_list_fields(stdout);
+	fputs("\nExit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel.\n"
+	      HELP_END,
+	      stdout);
+}
+
+static const char *const short_opts = "Jjnrwau:o:hV" SHORT_SELECT;
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
 	{ "noheadings", no_argument, NULL, 'n' },
@@ -593,8 +646,11 @@ static const struct option long_opts[] = {
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fields", required_argument, NULL, 'o' },
+	OPTIONS_SELECT,
 	OPTIONS_COMMON_END,
 };
+
+static struct selection sel = { .rc = EXIT_SUCCESS };
 
 static bool parse_options(int argc, char **argv, struct info_ctx *x)
 {
@@ -603,6 +659,8 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 	int c;
 
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		if (selection_option(&sel, c, optarg))
+			continue;
 		if (c == 'J' || c == 'j')
 			x->format = c == 'J' ? JSON_DOC : JSON_LINES;
 		else if (c == 'n')
@@ -619,12 +677,13 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 		} else if (c == 'o')
 			list = optarg;
 		else
-			common_option(c);
+			common_option(c, argv, long_opts);
 	}
 	if (every && optind < argc)
 		usage_error("info: --all and processes: choose one");
-	/* -u with no process names selects among all of them. */
-	every |= x->by_user && optind == argc;
+	selection_ready(&sel, "info");
+	/* -u or --name with no process names selects among all of them. */
+	every |= (x->by_user || sel.active) && optind == argc;
 	if (!every && optind >= argc)
 		usage_error("info: no process specified");
 	columns_parse(&x->cols, list, x->format != TABLE);
@@ -654,9 +713,15 @@ int cmd_info(int argc, char **argv)
 		json_doc_begin(stdout);
 		json_array_begin(stdout, "processes", true);
 	}
-	if (every)
+	if (sel.active) {
+		static const struct select_ops ops = { selected_take, NULL };
+
+		selection_run(&sel, "info", argv + optind, argc - optind, &ops, &x);
+		fail_status(&x, sel.rc);
+	} else if (every) {
 		all(&x);
-	for (int a = optind; a < argc; a++)
+	}
+	for (int a = optind; a < argc && !sel.active; a++)
 		one(&x, argv[a], false);
 	if (x.format == JSON_DOC) {
 		json_array_end(stdout);
@@ -666,7 +731,8 @@ int cmd_info(int argc, char **argv)
 		table_print(stdout, &x.table, x.headings, x.raw);
 	table_free(&x.table);
 	/* As ps and pgrep: a filter that matched nothing is a failure. */
-	if (x.by_user && !x.shown && x.rc == EXIT_SUCCESS)
+	if ((x.by_user || sel.active) && !x.shown && x.rc == EXIT_SUCCESS)
 		x.rc = EXIT_FAILURE;
+	selection_free(&sel);
 	return x.rc;
 }

@@ -53,7 +53,8 @@ void usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn_escaped(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'pidfd --help' for more information.\n", stderr);
+	fputc('\n', stderr);
+	try_help();
 	exit(EXIT_FAILURE);
 }
 

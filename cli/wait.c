@@ -221,6 +221,8 @@ struct wait_ctx {
 	bool info_exit; /* libpidfd_get_info() can give PIDFD_INFO_EXIT here */
 	struct waiter *w;
 	int n;
+	size_t cap;      /* of w, grown by wait --name */
+	bool self_named; /* wait --name found "self" among the operands */
 };
 
 /*
@@ -305,6 +307,38 @@ static void open_all(struct wait_ctx *c, char **args, int *rc)
 	}
 	report_unwatched(c, args, unwatched, rc);
 	free(unwatched);
+}
+
+/* wait --name: each confirmed match becomes a waiter. */
+static void selected_take(struct target *t, void *arg)
+{
+	struct wait_ctx *c = arg;
+
+	if (t->self) {
+		fprintf(stderr, "pidfd: cannot wait for self: a process "
+			"cannot outlive itself\n");
+		c->self_named = true;
+		return;
+	}
+	if ((size_t)c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->w = realloc(c->w, c->cap * sizeof(*c->w));
+		if (!c->w)
+			abort();
+	}
+	c->w[c->n++] = (struct waiter){ .t = *t, .pending = true };
+}
+
+static int open_selected(struct wait_ctx *c, struct selection *sel,
+			 char **args, int n)
+{
+	static const struct select_ops ops = { selected_take, NULL };
+
+	selection_run(sel, "wait", args, n, &ops, c);
+	if (c->self_named)
+		return EXIT_FAILURE;
+	/* As pgrep: nothing matched is 1. */
+	return sel->matched || sel->rc != EXIT_SUCCESS ? sel->rc : EXIT_FAILURE;
 }
 
 /* The poll() timeout: the earlier of the deadline and a zombie's grace. */
@@ -477,6 +511,34 @@ static int own_status(const struct wait_ctx *c, int rc)
 
 #define OPT_EXIT_STATUS 0x100
 
+void help_wait(void)
+{
+	fputs("Usage:\n"
+	      " pidfd wait [options] <process>...\n"
+	      " pidfd wait [options] --name <pattern> [<process>...]\n"
+	      "\n"
+	      "Wait until each process has exited, and tell how it ended.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -t, --timeout <seconds>  give up after this long (exit 3)\n"
+	      " -c, --count <count>      stop once this many have ended\n"
+	      " -e, --exited             one already gone counts as ended\n"
+	      "     --exit-status        exit with the status of the last one\n"
+	      "                            reported (its code, or 128 + signal)\n"
+	      " -J, --json               one JSON document\n"
+	      " -j, --json-lines         one JSON object per line\n"
+	      HELP_SELECT_OPTIONS
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Exit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel, 3 timeout; with --exit-status, where\n"
+	      "none of these, the last process's own.\n"
+	      HELP_END,
+	      stdout);
+}
+
 int cmd_wait(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -485,15 +547,20 @@ int cmd_wait(int argc, char **argv)
 		{ "exited", no_argument, NULL, 'e' },
 		{ "exit-status", no_argument, NULL, OPT_EXIT_STATUS },
 		OPTIONS_JSON,
+		OPTIONS_SELECT,
 		OPTIONS_COMMON_END,
 	};
+	struct selection sel = { .rc = EXIT_SUCCESS };
 	struct wait_ctx c = { 0 };
 	struct libpidfd_features f;
 	int64_t timeout = -1, deadline = -1;
 	int opt, rc = EXIT_SUCCESS;
 	bool exit_status = false;
 
-	while ((opt = getopt_long(argc, argv, "t:c:eJjhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:c:eJjhV" SHORT_SELECT, opts,
+				  NULL)) != -1) {
+		if (selection_option(&sel, opt, optarg))
+			continue;
 		if (opt == 't')
 			timeout = parse_timeout(optarg);
 		else if (opt == 'c')
@@ -505,26 +572,32 @@ int cmd_wait(int argc, char **argv)
 		else if (opt == 'J' || opt == 'j')
 			c.format = opt == 'J' ? JSON_DOC : JSON_LINES;
 		else
-			common_option(opt);
+			common_option(opt, argv, opts);
 	}
 	/* As waitpid(1): a count of ends, or gone ones as ended: not both. */
 	if (c.count && c.exited)
 		usage_error("wait: --count and --exited are mutually exclusive");
-	if (optind >= argc)
+	selection_ready(&sel, "wait");
+	if (optind >= argc && !sel.active)
 		usage_error("wait: no process specified");
-	if (c.count > (size_t)(argc - optind))
+	/* With --name, as many as match: known only once they are open. */
+	if (!sel.active && c.count > (size_t)(argc - optind))
 		usage_error("wait: cannot wait for %zu of %d processes", c.count,
 			    argc - optind);
 	for (int i = optind; i < argc; i++)
 		target_check(argv[i]);
 	c.info_exit = libpidfd_features(&f, sizeof(f)) == 0 &&
 		      (f.info_mask & PIDFD_INFO_EXIT);
-	c.n = argc - optind;
-	c.w = calloc((size_t)c.n, sizeof(*c.w));
-	if (!c.w)
-		abort();
 	/* Every pidfd first: from here on no pid is read again. */
-	open_all(&c, argv + optind, &rc);
+	if (sel.active) {
+		rc = open_selected(&c, &sel, argv + optind, argc - optind);
+	} else {
+		c.n = argc - optind;
+		c.w = calloc((size_t)c.n, sizeof(*c.w));
+		if (!c.w)
+			abort();
+		open_all(&c, argv + optind, &rc);
+	}
 	if (timeout >= 0)
 		deadline = now_ms() + timeout;
 	sigprocmask(SIG_SETMASK, NULL, &poll_mask);
@@ -545,5 +618,6 @@ int cmd_wait(int argc, char **argv)
 	for (int i = 0; i < c.n; i++)
 		target_close(&c.w[i].t);
 	free(c.w);
+	selection_free(&sel);
 	return exit_status ? own_status(&c, rc) : rc;
 }
