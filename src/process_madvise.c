@@ -56,13 +56,13 @@ static size_t max_rw_count(void)
  * are needed (the array may be longer than the stack can hold): -EFAULT
  * where they cannot be read, -EINVAL for a negative length before it.
  */
-static int read_iovecs(pid_t self, const struct iovec *iov, size_t first,
+static int read_iovecs(pid_t tid, const struct iovec *iov, size_t first,
 		       size_t n, struct iovec *v)
 {
-	int r = lpfd_user_read(self, v, iov + first, n * sizeof(*v));
+	int r = lpfd_user_read(tid, v, iov + first, n * sizeof(*v));
 
 	for (size_t i = 0; i < n; i++) {
-		if (r < 0 && lpfd_user_read(self, &v[i], iov + first + i,
+		if (r < 0 && lpfd_user_read(tid, &v[i], iov + first + i,
 					    sizeof(*v)) < 0)
 			return r;
 		if ((ssize_t)v[i].iov_len < 0)
@@ -76,7 +76,7 @@ static int read_iovecs(pid_t self, const struct iovec *iov, size_t first,
  * first pass totals them (and judges them, in import_iovec()'s order), the
  * second advises. An array of at most IOV_CHUNK is read once for both.
  */
-static ssize_t madvise_self(pid_t self, const struct iovec *iov, size_t vlen,
+static ssize_t madvise_self(pid_t tid, const struct iovec *iov, size_t vlen,
 			    int advice)
 {
 	size_t limit = max_rw_count(), total = 0, done = 0;
@@ -86,7 +86,7 @@ static ssize_t madvise_self(pid_t self, const struct iovec *iov, size_t vlen,
 	for (size_t c = 0; c < vlen; c += IOV_CHUNK) {
 		size_t n = vlen - c < IOV_CHUNK ? vlen - c : IOV_CHUNK;
 
-		r = read_iovecs(self, iov, c, n, v);
+		r = read_iovecs(tid, iov, c, n, v);
 		if (r < 0)
 			return r;
 		for (size_t i = 0; i < n; i++)
@@ -103,7 +103,7 @@ static ssize_t madvise_self(pid_t self, const struct iovec *iov, size_t vlen,
 		if (vlen > IOV_CHUNK && i % IOV_CHUNK == 0) {
 			size_t n = vlen - i < IOV_CHUNK ? vlen - i : IOV_CHUNK;
 
-			r = read_iovecs(self, iov, i, n, v);
+			r = read_iovecs(tid, iov, i, n, v);
 			if (r < 0)
 				return done ? (ssize_t)done : (ssize_t)r;
 		}
@@ -133,7 +133,7 @@ static ssize_t process_madvise_self(const struct iovec *iov, size_t vlen,
 		return r;
 	if (vlen > UIO_MAXIOV)
 		return -EINVAL;
-	return madvise_self(lpfd_sys_getpid(), iov, vlen, advice);
+	return madvise_self(lpfd_sys_gettid(), iov, vlen, advice);
 }
 
 /*
