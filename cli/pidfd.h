@@ -149,6 +149,27 @@ struct lpfd_stat;
 int procfs_check(void);
 /* That procfs's root, to list the processes, or NULL with errno. */
 DIR *procfs_list(void);
+/*
+ * A process's /proc directory for the reads of one query: its pidfd and,
+ * where the kernel has openat2, the directory itself, bound to the
+ * process (fd -1: each file through libpidfd_proc_open()).
+ */
+struct procdir {
+	int pidfd;
+	int fd;
+};
+void procdir_open(struct procdir *d, int pidfd);
+/* One info --all listed: pidfd opened on pid, root from procfs_list(). */
+int procdir_open_listed(struct procdir *d, int pidfd, pid_t pid, int root);
+void procdir_close(struct procdir *d);
+/* Ids and credentials as libpidfd_get_info() emulated has them. */
+bool procdir_info(const struct procdir *d, pid_t pid, struct pidfd_info *info);
+bool procdir_stat(const struct procdir *d, struct lpfd_stat *st);
+bool procdir_args(const struct procdir *d, char *out, size_t size);
+/* The cgroup2 path, checked against id where given. */
+bool procdir_cgroup(const struct procdir *d, const uint64_t *id, char *out,
+		    size_t size);
+/* The same through the pidfd alone. */
 bool procfs_stat(int pidfd, struct lpfd_stat *st);
 bool procfs_args(int pidfd, char *out, size_t size);
 bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size);
