@@ -30,8 +30,8 @@ struct proc {
 	struct pidfd_info info;
 	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
-	bool have_args, have_cgroup, have_exe, have_cwd;
-	char args[4096];
+	bool have_cgroup, have_exe, have_cwd;
+	char *args; /* whole, allocated; NULL if none */
 	char cgroup[LPFD_PATH_MAX];
 	char exe[PATH_MAX];
 	char cwd[PATH_MAX];
@@ -240,7 +240,7 @@ static bool get_comm(const struct proc *p, char *b, size_t n)
 /* As ps: the command name in brackets where there are no arguments. */
 static bool get_args(const struct proc *p, char *b, size_t n)
 {
-	if (p->have_args)
+	if (p->args)
 		snprintf(b, n, "%s", p->args);
 	else if (stat_has(p, LPFD_STAT_COMM))
 		snprintf(b, n, "[%s]", p->stat.comm);
@@ -267,10 +267,13 @@ static time_t time_of_ticks(unsigned long long ticks)
 
 	if (boot == -1) {
 		struct timespec real, since_boot;
+		long long btime;
 
 		clock_gettime(CLOCK_REALTIME, &real);
 		clock_gettime(CLOCK_BOOTTIME, &since_boot);
-		boot = real.tv_sec - since_boot.tv_sec;
+		/* As ps: /proc/stat's btime; the clocks where it cannot be read. */
+		boot = procfs_boot_time(&btime) ? (time_t)btime :
+		       real.tv_sec - since_boot.tv_sec;
 		hz = sysconf(_SC_CLK_TCK);
 		if (hz <= 0)
 			hz = 100;
@@ -415,8 +418,7 @@ static void read_proc(const struct target *t, const struct procdir *d,
 
 	if ((need & NEED_STAT) && !procdir_stat(d, &p->stat))
 		p->stat.have = 0;
-	p->have_args = (need & NEED_ARGS) &&
-		       procdir_args(d, p->args, sizeof(p->args));
+	p->args = need & NEED_ARGS ? procdir_args(d) : NULL;
 	p->have_cgroup = (need & NEED_CGROUP) &&
 			 procdir_cgroup(d, has(p, PIDFD_INFO_CGROUPID) ?
 					   &id : NULL,
@@ -490,7 +492,8 @@ static int query(const struct target *t, int root, unsigned int need,
 	struct procdir d = { .pidfd = t->fd, .fd = -1 };
 	int r = 0;
 
-	memset(p, 0, offsetof(struct proc, args));
+	free(p->args);
+	memset(p, 0, offsetof(struct proc, cgroup));
 	if (root >= 0 && (r = query_listed(t, root, need, p)) != 0)
 		return r < 0 ? r : 0;
 	r = get_info(t, need, p);
@@ -512,6 +515,7 @@ struct info_ctx {
 	struct columns cols;
 	enum format format;
 	bool headings, raw;
+	bool wide; /* -w: full lines on a terminal too */
 	bool by_user;
 	uid_t user;
 	struct table table;
@@ -519,14 +523,26 @@ struct info_ctx {
 	int rc;
 };
 
+/* Room for any field's value: the arguments are as long as they are. */
+static char *value_buffer(const struct proc *p, size_t *size)
+{
+	char *v;
+
+	*size = 8192 + (p->args ? strlen(p->args) + 3 : 0);
+	if (!(v = malloc(*size)))
+		abort();
+	return v;
+}
+
 static void print_json(const struct columns *c, const struct proc *p)
 {
-	char v[8192];
+	size_t size;
+	char *v = value_buffer(p, &size);
 
 	putchar('{');
 	for (size_t i = 0; i < c->n; i++) {
 		const struct field *f = &fields[c->idx[i]];
-		bool known = f->get(p, v, sizeof(v));
+		bool known = f->get(p, v, size);
 
 		printf("%s\"", i ? "," : "");
 		for (const char *s = f->name; *s; s++)
@@ -540,11 +556,13 @@ static void print_json(const struct columns *c, const struct proc *p)
 			json_string(stdout, v);
 	}
 	putchar('}');
+	free(v);
 }
 
 static void show(struct info_ctx *x, const struct proc *p)
 {
-	char v[8192], **row;
+	size_t size;
+	char *v, **row;
 
 	if (x->format == JSON_DOC)
 		json_array_item(stdout, x->shown);
@@ -558,10 +576,12 @@ static void show(struct info_ctx *x, const struct proc *p)
 	row = calloc(x->cols.n, sizeof(*row));
 	if (!row)
 		abort();
+	v = value_buffer(p, &size);
 	for (size_t i = 0; i < x->cols.n; i++)
-		if (fields[x->cols.idx[i]].get(p, v, sizeof(v)) &&
+		if (fields[x->cols.idx[i]].get(p, v, size) &&
 		    !(row[i] = strdup(v)))
 			abort();
+	free(v);
 	table_add_row(&x->table, row);
 	x->shown++;
 }
@@ -598,7 +618,7 @@ static void one(struct info_ctx *x, const char *arg, bool quiet)
 {
 	struct target t;
 
-	if (target_open(arg, &t) < 0) {
+	if ((quiet ? target_open(arg, &t) : target_open_thread(arg, &t)) < 0) {
 		if (!quiet || (errno != ESRCH && errno != EACCES)) {
 			warn_open(arg, errno);
 			fail(x, errno);
@@ -662,11 +682,45 @@ static uid_t parse_user(const char *s)
 	return (uid_t)v;
 }
 
-static const char *const short_opts = "Jjnrau:o:hV";
+void help_info(void)
+{
+	fputs("Usage:\n"
+	      " pidfd info [options] <process>...\n"
+	      " pidfd info [options] --all | --user <user>\n"
+	      "\n"
+	      "Show what the kernel knows of each process, through its pidfd.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -J, --json               one JSON document\n"
+	      " -j, --json-lines         one JSON object per line\n"
+	      " -o, --output <list>      the fields to show ('+list' adds to the\n"
+	      "                            default, 'all' shows all); also --fields\n"
+	      " -n, --noheadings         no header line\n"
+	      " -r, --raw                no alignment, blanks escaped\n"
+	      " -w, --wide               whole lines on a terminal too (else ARGS\n"
+	      "                            is cut to its width, as by ps)\n"
+	      " -a, --all                every process in /proc\n"
+	      " -u, --user <user>        only processes of this effective user\n"
+	      "                            (name or ID; alone: of all)\n"
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Available fields:\n",
+	      stdout);
+	info_list_fields(stdout);
+	fputs("\nExit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel.\n"
+	      HELP_END,
+	      stdout);
+}
+
+static const char *const short_opts = "Jjnrwau:o:hV";
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "raw", no_argument, NULL, 'r' },
+	{ "wide", no_argument, NULL, 'w' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
@@ -687,6 +741,8 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 			x->headings = false;
 		else if (c == 'r')
 			x->raw = true;
+		else if (c == 'w')
+			x->wide = true;
 		else if (c == 'a')
 			every = true;
 		else if (c == 'u') {
@@ -695,7 +751,7 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 		} else if (c == 'o')
 			list = optarg;
 		else
-			common_option(c);
+			common_option(c, argv, long_opts);
 	}
 	if (every && optind < argc)
 		usage_error("info: --all and processes: choose one");
@@ -714,15 +770,18 @@ int cmd_info(int argc, char **argv)
 {
 	static struct info_ctx x = { .headings = true };
 	const char *names[ARRAY_SIZE(((struct columns *)0)->idx)];
-	bool right[ARRAY_SIZE(names)];
+	bool right[ARRAY_SIZE(names)], trunc[ARRAY_SIZE(names)];
 	bool every = parse_options(argc, argv, &x);
 
 	for (size_t i = 0; i < x.cols.n; i++) {
 		names[i] = fields[x.cols.idx[i]].name;
 		right[i] = fields[x.cols.idx[i]].type == F_NUM;
+		trunc[i] = fields[x.cols.idx[i]].get == get_args;
 	}
+	/* As ps: on a terminal, lines cut to its width unless -w. */
 	x.table = (struct table){ .ncols = x.cols.n, .names = names,
-				  .right = right };
+				  .right = right, .trunc = trunc,
+				  .max_width = x.wide ? 0 : terminal_width() };
 	if (x.format == JSON_DOC) {
 		json_doc_begin(stdout);
 		json_array_begin(stdout, "processes", true);

@@ -107,6 +107,30 @@ static int open_and_signal(struct target *t, char **args, int n, int sig)
 	return o.rc != EXIT_SUCCESS && o.signalled ? EXIT_PARTIAL : o.rc;
 }
 
+void help_kill(void)
+{
+	fputs("Usage:\n"
+	      " pidfd kill [options] <process>...\n"
+	      " pidfd kill -l [<signal>...]\n"
+	      "\n"
+	      "Send a signal to each process through its pidfd, never to a\n"
+	      "recycled pid.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -s, --signal <signal>    the signal, by name or number (default:\n"
+	      "                            TERM); also -9, -KILL, -SIGKILL\n"
+	      " -l, --list [<signal>...] list the signal names and numbers; a\n"
+	      "                            number's name, a name's number\n"
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Exit status: 0 success, 1 failure, 2 not supported by this\n"
+	      "kernel, 64 some processes signalled, not all.\n"
+	      HELP_END,
+	      stdout);
+}
+
 int cmd_kill(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -134,7 +158,7 @@ int cmd_kill(int argc, char **argv)
 		} else if (c == 'l') {
 			list = true;
 		} else {
-			common_option(c);
+			common_option(c, argv, opts);
 		}
 	}
 	if (list)

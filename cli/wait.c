@@ -356,6 +356,27 @@ static void report_timeout(const struct wait_ctx *c)
 	fputc('\n', stderr);
 }
 
+void help_wait(void)
+{
+	fputs("Usage:\n"
+	      " pidfd wait [options] <process>...\n"
+	      "\n"
+	      "Wait until each process has exited, and tell how it ended.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -t, --timeout <seconds>  give up after this long (exit 3)\n"
+	      " -J, --json               one JSON document\n"
+	      " -j, --json-lines         one JSON object per line\n"
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Exit status: 0 success, 1 failure, 2 not supported by this\n"
+	      "kernel, 3 timeout.\n"
+	      HELP_END,
+	      stdout);
+}
+
 int cmd_wait(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -374,7 +395,7 @@ int cmd_wait(int argc, char **argv)
 		else if (opt == 'J' || opt == 'j')
 			c.format = opt == 'J' ? JSON_DOC : JSON_LINES;
 		else
-			common_option(opt);
+			common_option(opt, argv, opts);
 	}
 	if (optind >= argc)
 		usage_error("wait: no process specified");
