@@ -586,22 +586,33 @@ static void show(struct info_ctx *x, const struct proc *p)
 	x->shown++;
 }
 
-static void fail(struct info_ctx *x, int err)
+/* An exit status to keep: a failure outweighs "not supported". */
+static void fail_status(struct info_ctx *x, int rc)
 {
-	if (x->rc == EXIT_SUCCESS || exit_status_of(err) == EXIT_FAILURE)
-		x->rc = exit_status_of(err);
+	if (x->rc == EXIT_SUCCESS || rc == EXIT_FAILURE)
+		x->rc = rc == EXIT_SUCCESS ? x->rc : rc;
 }
 
-/* A process opened, queried and shown: root as query() takes it. */
-static void examine(struct info_ctx *x, struct target *t, bool quiet,
-		    int root)
+static void fail(struct info_ctx *x, int err)
+{
+	fail_status(x, exit_status_of(err));
+}
+
+/*
+ * One process named on the command line, or (quiet) found in /proc, for
+ * which a process that is gone, or hidden, is no error. root as query()
+ * takes it.
+ */
+static void one_opened(struct info_ctx *x, struct target *t, bool quiet,
+		       int root)
 {
 	static struct proc p;
+	const char *arg = t->arg;
 	int r = query(t, root, x->cols.need, &p);
 
 	target_close(t);
 	if (r < 0 && (!quiet || (r != -ESRCH && r != -EACCES))) {
-		warn_target("cannot get information on", t->arg, -r);
+		warn_target("cannot get information on", arg, -r);
 		fail(x, -r);
 	}
 	if (r < 0 || (x->by_user && (!has(&p, PIDFD_INFO_CREDS) ||
@@ -610,10 +621,6 @@ static void examine(struct info_ctx *x, struct target *t, bool quiet,
 	show(x, &p);
 }
 
-/*
- * One process named on the command line, or (quiet) found in /proc, for
- * which a process that is gone, or hidden, is no error.
- */
 static void one(struct info_ctx *x, const char *arg, bool quiet)
 {
 	struct target t;
@@ -625,7 +632,7 @@ static void one(struct info_ctx *x, const char *arg, bool quiet)
 		}
 		return;
 	}
-	examine(x, &t, quiet, -1);
+	one_opened(x, &t, quiet, -1);
 }
 
 /*
@@ -645,7 +652,13 @@ static void listed(struct info_ctx *x, const char *name, int root)
 		}
 		return;
 	}
-	examine(x, &t, true, root);
+	one_opened(x, &t, true, root);
+}
+
+/* info --name: each confirmed match, as if named; gone since, no error. */
+static void selected_take(struct target *t, void *arg)
+{
+	one_opened(arg, t, true, -1);
 }
 
 /* Every process that /proc shows, each through a pidfd of its own. */
@@ -687,6 +700,7 @@ void help_info(void)
 	fputs("Usage:\n"
 	      " pidfd info [options] <process>...\n"
 	      " pidfd info [options] --all | --user <user>\n"
+	      " pidfd info [options] --name <pattern> [<process>...]\n"
 	      "\n"
 	      "Show what the kernel knows of each process, through its pidfd.\n"
 	      "\n"
@@ -704,6 +718,7 @@ void help_info(void)
 	      " -a, --all                every process in /proc\n"
 	      " -u, --user <user>        only processes of this effective user\n"
 	      "                            (name or ID; alone: of all)\n"
+	      HELP_SELECT_OPTIONS
 	      HELP_COMMON_OPTIONS
 	      "\n"
 	      "Available fields:\n",
@@ -715,7 +730,7 @@ void help_info(void)
 	      stdout);
 }
 
-static const char *const short_opts = "Jjnrwau:o:hV";
+static const char *const short_opts = "Jjnrwau:o:hV" SHORT_SELECT;
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
 	{ "noheadings", no_argument, NULL, 'n' },
@@ -725,8 +740,11 @@ static const struct option long_opts[] = {
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fields", required_argument, NULL, 'o' },
+	OPTIONS_SELECT,
 	OPTIONS_COMMON_END,
 };
+
+static struct selection sel = { .rc = EXIT_SUCCESS };
 
 static bool parse_options(int argc, char **argv, struct info_ctx *x)
 {
@@ -735,6 +753,8 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 	int c;
 
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		if (selection_option(&sel, c, optarg))
+			continue;
 		if (c == 'J' || c == 'j')
 			x->format = c == 'J' ? JSON_DOC : JSON_LINES;
 		else if (c == 'n')
@@ -755,8 +775,9 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 	}
 	if (every && optind < argc)
 		usage_error("info: --all and processes: choose one");
-	/* -u with no process names selects among all of them. */
-	every |= x->by_user && optind == argc;
+	selection_ready(&sel, "info");
+	/* -u or --name with no process names selects among all of them. */
+	every |= (x->by_user || sel.active) && optind == argc;
 	if (!every && optind >= argc)
 		usage_error("info: no process specified");
 	columns_parse(&x->cols, list, x->format != TABLE);
@@ -786,9 +807,15 @@ int cmd_info(int argc, char **argv)
 		json_doc_begin(stdout);
 		json_array_begin(stdout, "processes", true);
 	}
-	if (every)
+	if (sel.active) {
+		static const struct select_ops ops = { selected_take, NULL };
+
+		selection_run(&sel, "info", argv + optind, argc - optind, &ops, &x);
+		fail_status(&x, sel.rc);
+	} else if (every) {
 		all(&x);
-	for (int a = optind; a < argc; a++)
+	}
+	for (int a = optind; a < argc && !sel.active; a++)
 		one(&x, argv[a], false);
 	if (x.format == JSON_DOC) {
 		json_array_end(stdout);
@@ -798,7 +825,8 @@ int cmd_info(int argc, char **argv)
 		table_print(stdout, &x.table, x.headings, x.raw);
 	table_free(&x.table);
 	/* As ps and pgrep: a filter that matched nothing is a failure. */
-	if (x.by_user && !x.shown && x.rc == EXIT_SUCCESS)
+	if ((x.by_user || sel.active) && !x.shown && x.rc == EXIT_SUCCESS)
 		x.rc = EXIT_FAILURE;
+	selection_free(&sel);
 	return x.rc;
 }

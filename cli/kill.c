@@ -107,10 +107,74 @@ static int open_and_signal(struct target *t, char **args, int n, int sig)
 	return o.rc != EXIT_SUCCESS && o.signalled ? EXIT_PARTIAL : o.rc;
 }
 
+/*
+ * "-NOSUCH" is a misspelt signal, not -N (--name) with "OSUCH": a word of
+ * capitals (digits, '+' and '-' too) is read as a signal there.
+ */
+static bool looks_like_signal(const char *arg)
+{
+	if (arg[0] != '-' || arg[1] < 'A' || arg[1] > 'Z' || !arg[2])
+		return false;
+	for (arg++; *arg; arg++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-", *arg))
+			return false;
+	return true;
+}
+
+/* kill --name: the confirmed matches, held until signalled. */
+struct matched {
+	struct target *t;
+	int n, cap, sig;
+	struct outcome o;
+};
+
+static void matched_take(struct target *t, void *arg)
+{
+	struct matched *m = arg;
+
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->t = realloc(m->t, (size_t)m->cap * sizeof(*m->t));
+		if (!m->t)
+			abort();
+	}
+	m->t[m->n++] = *t;
+}
+
+/* Out of descriptors: signal and close the ones held so far. */
+static bool matched_release(void *arg)
+{
+	struct matched *m = arg;
+
+	if (!m->n)
+		return false;
+	signal_batch(m->t, 0, m->n, m->sig, &m->o);
+	m->n = 0;
+	return true;
+}
+
+/* As pkill, but each match confirmed through its pidfd before the signal. */
+static int signal_selected(struct selection *sel, char **args, int n, int sig)
+{
+	static const struct select_ops ops = { matched_take, matched_release };
+	struct matched m = { .sig = sig, .o = { 0, EXIT_SUCCESS } };
+	int rc;
+
+	selection_run(sel, "kill", args, n, &ops, &m);
+	signal_batch(m.t, 0, m.n, sig, &m.o);
+	free(m.t);
+	if (sel->rc != EXIT_SUCCESS && m.o.rc != EXIT_FAILURE)
+		m.o.rc = sel->rc;
+	rc = m.o.rc != EXIT_SUCCESS && m.o.signalled ? EXIT_PARTIAL : m.o.rc;
+	/* As pkill: nothing matched is 1. */
+	return sel->matched || rc != EXIT_SUCCESS ? rc : EXIT_FAILURE;
+}
+
 void help_kill(void)
 {
 	fputs("Usage:\n"
 	      " pidfd kill [options] <process>...\n"
+	      " pidfd kill [options] --name <pattern> [<process>...]\n"
 	      " pidfd kill -l [<signal>...]\n"
 	      "\n"
 	      "Send a signal to each process through its pidfd, never to a\n"
@@ -123,10 +187,11 @@ void help_kill(void)
 	      "                            TERM); also -9, -KILL, -SIGKILL\n"
 	      " -l, --list [<signal>...] list the signal names and numbers; a\n"
 	      "                            number's name, a name's number\n"
+	      HELP_SELECT_OPTIONS
 	      HELP_COMMON_OPTIONS
 	      "\n"
-	      "Exit status: 0 success, 1 failure, 2 not supported by this\n"
-	      "kernel, 64 some processes signalled, not all.\n"
+	      "Exit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel, 64 some processes signalled, not all.\n"
 	      HELP_END,
 	      stdout);
 }
@@ -136,8 +201,10 @@ int cmd_kill(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "signal", required_argument, NULL, 's' },
 		{ "list", no_argument, NULL, 'l' },
+		OPTIONS_SELECT,
 		OPTIONS_COMMON_END,
 	};
+	struct selection sel = { .rc = EXIT_SUCCESS };
 	struct target *t;
 	int c, sig = SIGTERM, rc, n;
 	bool list = false;
@@ -149,9 +216,13 @@ int cmd_kill(int argc, char **argv)
 		argv[1] = argv[0];
 		argc--;
 		argv++;
+	} else if (argc > 1 && looks_like_signal(argv[1])) {
+		usage_error("kill: unknown signal '%s'", argv[1] + 1);
 	}
-	while ((c = getopt_long(argc, argv, "s:lhV", opts, NULL)) != -1) {
-		if (c == 's') {
+	while ((c = getopt_long(argc, argv, "s:lhV" SHORT_SELECT, opts, NULL)) != -1) {
+		if (selection_option(&sel, c, optarg)) {
+			continue;
+		} else if (c == 's') {
 			sig = signal_parse(optarg);
 			if (sig < 0)
 				usage_error("kill: unknown signal '%s'", optarg);
@@ -163,11 +234,17 @@ int cmd_kill(int argc, char **argv)
 	}
 	if (list)
 		return list_signals(argc - optind, argv + optind);
-	if (optind >= argc)
+	selection_ready(&sel, "kill");
+	if (optind >= argc && !sel.active)
 		usage_error("kill: no process specified");
 	n = argc - optind;
 	for (int i = 0; i < n; i++)
 		target_check(argv[optind + i]);
+	if (sel.active) {
+		rc = signal_selected(&sel, argv + optind, n, sig);
+		selection_free(&sel);
+		return rc;
+	}
 	t = calloc((size_t)n, sizeof(*t));
 	if (!t)
 		abort();

@@ -5,6 +5,7 @@
  *   pidfd info [--json] [--output LIST] [--all | --user USER | PROCESS...]
  *   pidfd wait [--timeout SECONDS] [--json] PROCESS...
  *   pidfd kill [--signal SIGNAL | -SIGNAL] PROCESS...
+ *   (info, wait and kill also --name PATTERN [--full] [--exact])
  *   pidfd features [--json]
  *
  * Every command opens a pidfd for each process before it does anything
@@ -29,6 +30,7 @@ static void help_global(void)
 	      " pidfd info [options] [<process>...]\n"
 	      " pidfd wait [options] <process>...\n"
 	      " pidfd kill [options] <process>...\n"
+	      " pidfd info|wait|kill [options] --name <pattern> [<process>...]\n"
 	      " pidfd features [options]\n"
 	      "\n"
 	      "Work with processes through pidfds, on every Linux kernel.\n"

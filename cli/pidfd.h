@@ -175,6 +175,16 @@ void help_features(void);
 #define HELP_COMMON_OPTIONS                                                 \
 	" -h, --help               display this help\n"                      \
 	" -V, --version            display version\n"
+/* info, wait and kill: --name, --full, --exact (cli/select.c). */
+#define HELP_SELECT_OPTIONS                                                 \
+	" -N, --name <pattern>     only processes whose command name\n"       \
+	"                            matches, an extended regular expression\n" \
+	"                            as pgrep's; each checked again through\n" \
+	"                            its pidfd\n"                              \
+	" -f, --full               the pattern matches the whole command\n"   \
+	"                            line\n"                                   \
+	" -x, --exact              the pattern matches the whole name or\n"   \
+	"                            command line\n"
 #define HELP_END "\nFor more details see pidfd(1).\n"
 /* The info fields and what each means, for --help. */
 void info_list_fields(FILE *f);
@@ -215,12 +225,46 @@ char *procdir_args(const struct procdir *d);
 /* The cgroup2 path, checked against id where given. */
 bool procdir_cgroup(const struct procdir *d, const uint64_t *id, char *out,
 		    size_t size);
-/* The same through the pidfd alone. */
-bool procfs_stat(int pidfd, struct lpfd_stat *st);
-char *procfs_args(int pidfd);
-bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size);
 /* A link of the process's directory ("exe", "cwd"), NUL-terminated. */
 bool procfs_link(int pidfd, const char *name, char *out, size_t size);
+
+/*
+ * Selection by name, as pgrep(1) (cli/select.c): --name PATTERN (an
+ * extended regular expression, matched against the command name), --full
+ * (against the arguments), --exact (the whole of it). Each process found
+ * is opened and its name checked again through its pidfd before any
+ * command acts on it.
+ */
+#include <regex.h>
+#define OPTIONS_SELECT                                   \
+	{ "name", required_argument, NULL, 'N' },        \
+	{ "full", no_argument, NULL, 'f' },              \
+	{ "exact", no_argument, NULL, 'x' }
+#define SHORT_SELECT "N:fx"
+
+struct selection {
+	const char *pattern;
+	bool full, exact, active;
+	regex_t re;
+	size_t matched; /* processes handed on */
+	int rc;         /* EXIT_SUCCESS, or the status of a failure seen */
+	char **texts;   /* the pids handed on, as text (each target's arg) */
+	size_t ntexts, cap_texts;
+};
+struct select_ops {
+	/* Takes a confirmed target; from then on it is the command's. */
+	void (*take)(struct target *t, void *arg);
+	/* Descriptors ran out: close some (true), or cannot (false). */
+	bool (*release)(void *arg);
+};
+/* True if getopt's c was one of OPTIONS_SELECT, now noted. */
+bool selection_option(struct selection *s, int c, const char *arg);
+/* After the options: compile the pattern (usage error if bad). */
+void selection_ready(struct selection *s, const char *cmd);
+/* Every match among the operands, or among all of /proc where none. */
+void selection_run(struct selection *s, const char *cmd, char **operands,
+		   int n, const struct select_ops *ops, void *arg);
+void selection_free(struct selection *s);
 
 int cmd_info(int argc, char **argv);
 int cmd_wait(int argc, char **argv);

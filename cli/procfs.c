@@ -398,20 +398,3 @@ bool procdir_cgroup(const struct procdir *d, const uint64_t *id, char *out,
 	strcpy(out, rel);
 	return true;
 }
-
-/* The same, each file through the library on the pidfd alone. */
-bool procfs_stat(int pidfd, struct lpfd_stat *st)
-{
-	return procdir_stat(&(struct procdir){ .pidfd = pidfd, .fd = -1 }, st);
-}
-
-char *procfs_args(int pidfd)
-{
-	return procdir_args(&(struct procdir){ .pidfd = pidfd, .fd = -1 });
-}
-
-bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size)
-{
-	return procdir_cgroup(&(struct procdir){ .pidfd = pidfd, .fd = -1 },
-			      &id, out, size);
-}

@@ -19,41 +19,10 @@
 #include "cli.h"
 #include "util.h"
 
-struct reuse_ctx {
-	int req[2], ack[2]; /* the tool's listener handed over, and taken */
-	int victim_fd;      /* the pidfd the tool is asked about, by pid */
-	pid_t victim;
-	struct util_gen gen; /* the newcomer at the victim's pid */
-	int newcomer_fd;
-	bool reused;
-	char at[2][64]; /* the opens (relative paths) that trigger the reuse */
-};
-
-static struct reuse_ctx ctx;
-
-struct handover {
-	pid_t pid;
-	int listener;
-};
-
-/*
- * In the tool's process before exec: every open stops for the test
- * (openat, and openat2, with which the library refuses mounts inside
- * /proc).
- */
-static void trap_opens(char **argv, void *arg)
-{
-	struct handover h = { getpid(), -1 };
-	char c;
-
-	(void)argv;
-	(void)arg;
-	h.listener = util_notif_filter2(SYS_openat, SYS_openat2);
-	/* The listener is close-on-exec: the test takes it before the exec. */
-	if (h.listener < 0 || write(ctx.req[1], &h, sizeof(h)) != sizeof(h) ||
-	    read(ctx.ack[0], &c, 1) != 1)
-		_exit(91);
-}
+/* The pidfd the tool is asked about, by pid, and the newcomer at its pid. */
+static struct cli_reuse ctx;
+/* The opens (paths as the tool passes them) at which the reuse comes. */
+static char reuse_at[2][64];
 
 /* The path a stopped openat names, read from the tool's memory. */
 static void path_of(const struct seccomp_notif *req, char *buf, size_t size)
@@ -65,7 +34,7 @@ static void path_of(const struct seccomp_notif *req, char *buf, size_t size)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
-/* The reuse, at the open of the victim's stat file. */
+/* The reuse, at the first open that reuse_at names. */
 static bool maybe_reuse(int stop, const struct seccomp_notif *req,
 			struct seccomp_notif_resp *resp, void *arg)
 {
@@ -75,31 +44,9 @@ static bool maybe_reuse(int stop, const struct seccomp_notif *req,
 	if (req->data.nr != SYS_openat && req->data.nr != SYS_openat2)
 		return false;
 	path_of(req, path, sizeof(path));
-	if (ctx.reused || (strcmp(path, ctx.at[0]) != 0 &&
-			   strcmp(path, ctx.at[1]) != 0))
-		return false;
-	util_kill_reap_keep_fd(ctx.victim_fd);
-	ASSERT_EQ(util_spawn_gen(&ctx.gen, 2222, ctx.victim, &ctx.newcomer_fd),
-		  ctx.victim);
-	ctx.reused = true;
+	if (strcmp(path, reuse_at[0]) == 0 || strcmp(path, reuse_at[1]) == 0)
+		cli_reuse_now(&ctx);
 	return false;
-}
-
-static void *supervise(void *arg)
-{
-	struct handover h;
-	int tool, listener;
-
-	(void)arg;
-	ASSERT_EQ(read(ctx.req[0], &h, sizeof(h)), sizeof(h));
-	tool = libpidfd_open(h.pid, 0);
-	ASSERT_GE(tool, 0);
-	listener = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
-	ASSERT_GE(listener, 0);
-	close(tool);
-	ASSERT_EQ(write(ctx.ack[1], "", 1), 1);
-	util_notif_serve(&listener, maybe_reuse, NULL); /* until the tool is gone */
-	return NULL;
 }
 
 static void name_old_owner(void *arg)
@@ -116,12 +63,13 @@ static void set_name(void)
 /* The tool under the trap, ended; the reuse made. */
 static void run_trapped(struct cli_out *o, char **argv)
 {
+	struct cli_trap trap;
 	pthread_t th;
 
-	ASSERT_EQ(pipe2(ctx.req, O_CLOEXEC), 0);
-	ASSERT_EQ(pipe2(ctx.ack, O_CLOEXEC), 0);
-	ASSERT_EQ(pthread_create(&th, NULL, supervise, NULL), 0);
-	ASSERT_EQ(cli_run_pre(o, argv, trap_opens, NULL), 0);
+	/* Every open stops (openat2 too: the library refuses mounts with it). */
+	cli_trap_init(&trap, SYS_openat, SYS_openat2, maybe_reuse, NULL);
+	ASSERT_EQ(pthread_create(&th, NULL, cli_trap_serve, &trap), 0);
+	ASSERT_EQ(cli_run_pre(o, argv, cli_trap_pre, &trap), 0);
 	pthread_join(th, NULL);
 	ASSERT_TRUE(ctx.reused);
 }
@@ -135,8 +83,8 @@ static void reuse_under_the_tool(void)
 	set_name();
 	snprintf(pidstr, sizeof(pidstr), "%d", ctx.victim);
 	/* Relative to /proc, or to the process's directory. */
-	snprintf(ctx.at[0], sizeof(ctx.at[0]), "%d/stat", ctx.victim);
-	snprintf(ctx.at[1], sizeof(ctx.at[1]), "stat");
+	snprintf(reuse_at[0], sizeof(reuse_at[0]), "%d/stat", ctx.victim);
+	snprintf(reuse_at[1], sizeof(reuse_at[1]), "stat");
 	run_trapped(&o, (char *[]){ "pidfd", "info", "-j", "-o",
 				    "PID,COMM,STATE,START,ARGS", pidstr, NULL });
 	/* The pid the pidfd gave, and nothing that /proc said of the newcomer. */
@@ -167,8 +115,8 @@ static void reuse_under_info_all(void)
 	const char *at;
 
 	set_name();
-	snprintf(ctx.at[0], sizeof(ctx.at[0]), "%d", ctx.victim);
-	snprintf(ctx.at[1], sizeof(ctx.at[1]), "%d/", ctx.victim);
+	snprintf(reuse_at[0], sizeof(reuse_at[0]), "%d", ctx.victim);
+	snprintf(reuse_at[1], sizeof(reuse_at[1]), "%d/", ctx.victim);
 	run_trapped(&o, (char *[]){ "pidfd", "info", "--all", "-j", "-o",
 				    "PID,EUID,COMM", NULL });
 	ASSERT_TRUE(strstr(o.out, "\"euid\":2222") == NULL);

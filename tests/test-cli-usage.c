@@ -168,8 +168,8 @@ TEST(getopt_errors_are_escaped)
 		{ "pidfd", "info", "--fi", NULL,
 		  "option '--fields' requires an argument" },
 		{ "pidfd", "kill", "1", "-s", "option requires an argument -- 's'" },
-		{ "pidfd", "info", "-nx", "self", "invalid option -- 'x'" },
-		{ "pidfd", "info", "--raw", "-xn", "invalid option -- 'x'" },
+		{ "pidfd", "info", "-nz", "self", "invalid option -- 'z'" },
+		{ "pidfd", "info", "--raw", "-zn", "invalid option -- 'z'" },
 		{ "pidfd", "info", "--raw=1", "self",
 		  "option '--raw' doesn't allow an argument" },
 	};
