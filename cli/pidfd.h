@@ -220,6 +220,12 @@ void procdir_close(struct procdir *d);
 /* Ids and credentials as libpidfd_get_info() emulated has them. */
 bool procdir_info(const struct procdir *d, pid_t pid, struct pidfd_info *info);
 bool procdir_stat(const struct procdir *d, struct lpfd_stat *st);
+/*
+ * A zombie's exit_code (its /proc stat's field 52), as waitpid(2) gives
+ * it: false where it is no zombie. The kernel shows 0 to a reader that
+ * may not ptrace-read the process: the caller decides whether to trust it.
+ */
+bool procfs_exit_code(int pidfd, int *code);
 /* The whole command line, allocated; NULL if none. */
 char *procdir_args(const struct procdir *d);
 /* The cgroup2 path, checked against id where given. */

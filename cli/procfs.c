@@ -261,6 +261,25 @@ bool procfs_boot_time(long long *btime)
 	return found;
 }
 
+/* A process's files, each through the library on the pidfd alone. */
+static const struct procdir *pidfd_only(struct procdir *d, int pidfd)
+{
+	*d = (struct procdir){ .pidfd = pidfd, .fd = -1 };
+	return d;
+}
+
+bool procfs_exit_code(int pidfd, int *code)
+{
+	char buf[2048];
+	struct lpfd_stat st;
+	struct procdir d;
+	ssize_t n = read_file(pidfd_only(&d, pidfd), "stat", buf, sizeof(buf));
+
+	return n > 0 && lpfd_parse_stat(buf, (size_t)n, &st) == 0 &&
+	       (st.have & LPFD_STAT_STATE) && st.state == 'Z' &&
+	       lpfd_parse_stat_exit_code(buf, (size_t)n, code) == 0;
+}
+
 bool procdir_stat(const struct procdir *d, struct lpfd_stat *st)
 {
 	char buf[2048];
