@@ -162,6 +162,19 @@ static bool man_option_for(const struct man_option *o, const char *cmd)
 	return o->ncmds == 0;
 }
 
+/*
+ * Whether the manual gives --name to cmd: an option may have an entry per
+ * command (wait's --timeout <seconds>, kill's --timeout <ms> <signal>).
+ */
+static bool man_gives(const struct man_option *mo, int nm, const char *name,
+		      const char *cmd)
+{
+	for (int m = 0; m < nm; m++)
+		if (strcmp(mo[m].longs[0], name) == 0 && man_option_for(&mo[m], cmd))
+			return true;
+	return false;
+}
+
 /* Each command's options are in the manual, tagged with that command. */
 TEST(every_help_option_is_in_the_manual)
 {
@@ -176,7 +189,6 @@ TEST(every_help_option_is_in_the_manual)
 		for (int i = 0; i < n; i++, total++) {
 			const char *e = entries[i];
 			char pair[64];
-			bool tagged = false;
 
 			/* " -X, --long": the manual has ".BR \-X ", " \-\-long". */
 			int o = e[1] == '-' ?
@@ -193,10 +205,7 @@ TEST(every_help_option_is_in_the_manual)
 			for (const char *p = strstr(e, "--"); p; p = strstr(p + 2, "--"))
 				if (!has_option(man, "\\-\\-", roff(word_at(p + 2))))
 					FAIL("pidfd(1) lacks --%s", word_at(p + 2));
-			for (int m = 0; m < nm; m++)
-				if (strcmp(mo[m].longs[0], word_at(strstr(e, "--") + 2)) == 0)
-					tagged = man_option_for(&mo[m], commands[c]);
-			if (!tagged)
+			if (!man_gives(mo, nm, word_at(strstr(e, "--") + 2), commands[c]))
 				FAIL("pidfd(1) does not give %s's %.24s", commands[c], e);
 		}
 		free(help);
@@ -221,7 +230,7 @@ TEST(every_manual_option_is_in_help)
 	ASSERT_TRUE(nm >= 12);
 	for (int m = 0; m < nm; m++) {
 		for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
-			bool want = man_option_for(&mo[m], commands[c]);
+			bool want = man_gives(mo, nm, mo[m].longs[0], commands[c]);
 
 			if (help_has(commands[c], mo[m].longs[0]) != want)
 				FAIL("pidfd(1) gives --%s %sto %s, its --help %s",
@@ -442,6 +451,11 @@ TEST(completion_of_signals_any_case)
 	expect_completion("pidfd kill --signal Sigus", "SIGUSR1\nSIGUSR2\n");
 	expect_completion("pidfd kill -sigte", "-SIGTERM\n");
 	expect_completion("pidfd kill -te", "-TERM\n");
+	/* kill --timeout MS SIGNAL: nothing for the milliseconds, then signals. */
+	expect_completion("pidfd kill --timeout \"\"", "");
+	expect_completion("pidfd kill --timeout 100 sigk", "SIGKILL\n");
+	expect_completion("pidfd kill --timeout = 100 KI", "KILL\n");
+	expect_completion("pidfd kill -q \"\"", "");
 }
 
 /* info --all takes no process, and its completion offers none. */
