@@ -48,11 +48,23 @@ bool handle_parse(const char *arg, pid_t *pid, uint64_t *inode)
 	return true;
 }
 
+/*
+ * A 64-bit inode number on every ABI: glibc's plain fstat() on i386 has a
+ * 32-bit st_ino (EOVERFLOW on a 64-bit kernel); musl's is always 64-bit.
+ */
+#ifdef __GLIBC__
+#define stat_wide stat64
+#define fstat_wide fstat64
+#else
+#define stat_wide stat
+#define fstat_wide fstat
+#endif
+
 /* The pidfs inode of a pidfd: 0, or -1 with errno (EOPNOTSUPP before 6.9). */
 static int inode_of(int pidfd, uint64_t *inode)
 {
 	struct statfs sfs;
-	struct statx stx;
+	struct stat_wide st;
 
 	if (fstatfs(pidfd, &sfs) < 0)
 		return -1;
@@ -60,9 +72,9 @@ static int inode_of(int pidfd, uint64_t *inode)
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	if (statx(pidfd, "", AT_EMPTY_PATH, STATX_INO, &stx) < 0)
+	if (fstat_wide(pidfd, &st) < 0)
 		return -1;
-	*inode = stx.stx_ino;
+	*inode = (uint64_t)st.st_ino;
 	return 0;
 }
 
