@@ -426,6 +426,7 @@ int cmd_wait(int argc, char **argv)
 	struct wait_ctx c = { 0 };
 	struct libpidfd_features f;
 	int64_t timeout = -1, deadline = -1;
+	unsigned int given = 0;
 	int opt, rc = EXIT_SUCCESS;
 
 	while ((opt = getopt_long(argc, argv, "t:JjhV" SHORT_SELECT, opts,
@@ -434,11 +435,13 @@ int cmd_wait(int argc, char **argv)
 			continue;
 		if (opt == 't')
 			timeout = parse_timeout(optarg);
-		else if (opt == 'J' || opt == 'j')
+		else if (opt == 'J' || opt == 'j') {
 			c.format = opt == 'J' ? JSON_DOC : JSON_LINES;
-		else
+			given |= opt == 'J' ? OUT_JSON : OUT_JSON_LINES;
+		} else
 			common_option(opt, argv, opts);
 	}
+	output_modes_check("wait", given);
 	selection_ready(&sel, "wait");
 	if (optind >= argc && !sel.active)
 		usage_error("wait: no process specified");
