@@ -221,10 +221,14 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	/*
 	 * glibc's default, said for every C library: musl line-buffers
-	 * stdout until a first write finds no terminal, and a line that fails
-	 * there leaves close_stdout() no errno to name (/dev/full's ENOSPC).
+	 * stdout until a first write finds no terminal, in 1 KiB, and a write
+	 * that fails before the end leaves close_stdout() no errno to name
+	 * (/dev/full's ENOSPC). Every usage text fits in 8 KiB.
 	 */
-	setvbuf(stdout, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	static char out_buf[8192];
+
+	setvbuf(stdout, out_buf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF,
+		sizeof(out_buf));
 	atexit(close_stdout);
 	/* getopt's messages are getopt_error()'s, escaped. */
 	opterr = 0;
