@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "pidfd.h"
 
@@ -111,6 +112,10 @@ static void __attribute__((noreturn)) getopt_error(char **argv,
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
 	const struct option *o = opts;
 	char names[256] = "";
+
+	/* musl's optind passes argv's end after a last "-t" lacking its value. */
+	if (!arg)
+		arg = argv[optind - 2];
 
 	if (strncmp(arg, "--", 2) == 0 && arg[2]) {
 		o = long_option(arg, opts, names, sizeof(names));
@@ -211,6 +216,12 @@ int main(int argc, char **argv)
 	inherited_fds_record(argc, argv);
 	raise_fd_limit();
 	setlocale(LC_ALL, "");
+	/*
+	 * glibc's default, said for every C library: musl line-buffers
+	 * stdout until a first write finds no terminal, and a line that fails
+	 * there leaves close_stdout() no errno to name (/dev/full's ENOSPC).
+	 */
+	setvbuf(stdout, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
 	atexit(close_stdout);
 	/* getopt's messages are getopt_error()'s, escaped. */
 	opterr = 0;

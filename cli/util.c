@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../lib/names.h"
 #include "pidfd.h"
 
 void fputs_escaped(const char *s, FILE *f)
@@ -320,7 +321,7 @@ void target_close(struct target *t)
 
 const char *signal_name(int sig, char *buf, size_t size)
 {
-	const char *abbrev = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+	const char *abbrev = sig > 0 && sig < SIGRTMIN ? lpfd_signal_abbrev(sig) : NULL;
 
 	if (abbrev)
 		snprintf(buf, size, "SIG%s", abbrev);
@@ -360,7 +361,7 @@ int signal_parse(const char *s)
 	if (strncasecmp(s, "SIG", 3) == 0)
 		s += 3;
 	for (int sig = 1; sig < SIGRTMIN; sig++) {
-		const char *abbrev = sigabbrev_np(sig);
+		const char *abbrev = lpfd_signal_abbrev(sig);
 
 		if (abbrev && strcasecmp(abbrev, s) == 0)
 			return sig;
