@@ -223,6 +223,15 @@ static bool get_coredumpsig(const struct proc *p, char *b, size_t n)
 	return true;
 }
 
+/* The si_code of that signal, as a number: SI_TKILL is -6. */
+static bool get_coredumpcode(const struct proc *p, char *b, size_t n)
+{
+	if (!has(p, PIDFD_INFO_COREDUMP_CODE) || !p->info.coredump_signal)
+		return false;
+	snprintf(b, n, "%d", (int)p->info.coredump_code);
+	return true;
+}
+
 static bool stat_has(const struct proc *p, unsigned int bit)
 {
 	return (p->stat.have & bit);
@@ -337,6 +346,7 @@ static const struct field fields[] = {
 	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
 	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump, 0 },
 	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig, 0 },
+	{ "COREDUMPCODE", F_NUM, "its si_code (SI_TKILL: -6)", get_coredumpcode, 0 },
 };
 #undef CG
 

@@ -17,6 +17,15 @@
 SA(sizeof(struct pidfd_info) == 88, "size");
 SA(offsetof(struct pidfd_info, cgroupid) == 8, "cgroupid");
 SA(offsetof(struct pidfd_info, pid) == 16, "pid");
+SA(offsetof(struct pidfd_info, tgid) == 20, "tgid");
+SA(offsetof(struct pidfd_info, ppid) == 24, "ppid");
+SA(offsetof(struct pidfd_info, ruid) == 28, "ruid");
+SA(offsetof(struct pidfd_info, rgid) == 32, "rgid");
+SA(offsetof(struct pidfd_info, euid) == 36, "euid");
+SA(offsetof(struct pidfd_info, egid) == 40, "egid");
+SA(offsetof(struct pidfd_info, suid) == 44, "suid");
+SA(offsetof(struct pidfd_info, sgid) == 48, "sgid");
+SA(offsetof(struct pidfd_info, fsuid) == 52, "fsuid");
 SA(offsetof(struct pidfd_info, fsgid) == 56, "fsgid");
 SA(offsetof(struct pidfd_info, exit_code) == 60, "exit_code");
 SA(offsetof(struct pidfd_info, coredump_mask) == 64, "coredump_mask");

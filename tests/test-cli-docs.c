@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "util.h"
+#include "../lib/feature_list.h"
 
 static const char commands[][9] = { "info", "wait", "kill", "features" };
 
@@ -316,6 +317,27 @@ TEST(fields_and_default_agree)
 	free(man);
 }
 
+/* Each field of struct pidfd_info with a value has its column. */
+TEST(every_info_field_has_its_column)
+{
+	static const char *const columns[] = {
+#define COLUMN(field, offset, since, bit, column) column,
+		LPFD_INFO_FIELDS(COLUMN)
+#undef COLUMN
+	};
+	char *help = help_of("info"), pat[32];
+
+	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++) {
+		if (!columns[i])
+			continue;
+		snprintf(pat, sizeof(pat), "\n %-12s ", columns[i]);
+		if (!strstr(help, pat))
+			FAIL("the column %s of LPFD_INFO_FIELDS is not in --help",
+			     columns[i]);
+	}
+	free(help);
+}
+
 /* What bash completes for these words, one candidate a line. */
 static char *complete(const char *words)
 {
@@ -391,7 +413,8 @@ TEST(completion_of_commands_fields_signals)
 	got = complete("pidfd info --output +ST");
 	ASSERT_EQ(strcmp(got, "+STATE\n+START\n"), 0);
 	got = complete("pidfd info -o C");
-	ASSERT_EQ(strcmp(got, "CGROUPID\nCGROUP\nCOMM\nCWD\nCOREDUMP\nCOREDUMPSIG\n"), 0);
+	ASSERT_EQ(strcmp(got, "CGROUPID\nCGROUP\nCOMM\nCWD\nCOREDUMP\nCOREDUMPSIG\n"
+			   "COREDUMPCODE\n"), 0);
 	got = complete("pidfd info -o PID,EX");
 	ASSERT_EQ(strcmp(got, "PID,EXE\nPID,EXIT\nPID,EXITCODE\n"), 0);
 	got = complete("pidfd kill -s KI");
