@@ -205,6 +205,12 @@ pid_t procfs_tgid_of(pid_t tid);
 /* /proc/stat's btime, the boot time that ps uses. */
 bool procfs_boot_time(long long *btime);
 bool procfs_stat(int pidfd, struct lpfd_stat *st);
+/*
+ * A zombie's exit_code (its /proc stat's field 52), as waitpid(2) gives
+ * it: false where it is no zombie. The kernel shows 0 to a reader that
+ * may not ptrace-read the process: the caller decides whether to trust it.
+ */
+bool procfs_exit_code(int pidfd, int *code);
 /* The whole command line, allocated; NULL if none. */
 char *procfs_args(int pidfd);
 bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size);

@@ -122,6 +122,17 @@ bool procfs_boot_time(long long *btime)
 	return found;
 }
 
+bool procfs_exit_code(int pidfd, int *code)
+{
+	char buf[2048];
+	struct lpfd_stat st;
+	ssize_t n = read_file(pidfd, "stat", buf, sizeof(buf));
+
+	return n > 0 && lpfd_parse_stat(buf, (size_t)n, &st) == 0 &&
+	       (st.have & LPFD_STAT_STATE) && st.state == 'Z' &&
+	       lpfd_parse_stat_exit_code(buf, (size_t)n, code) == 0;
+}
+
 bool procfs_stat(int pidfd, struct lpfd_stat *st)
 {
 	char buf[2048];
