@@ -259,6 +259,12 @@ TEST(table_fits_the_terminal_args_cut)
 	ASSERT_EQ(longest_line(out), 80);
 	snprintf(want, sizeof(want), "aaa %s\n", pidstr);
 	ASSERT_TRUE(strstr(out, want) != NULL);
+	/* Still too wide with ARGS narrowed: each line cut, as by ps. */
+	ASSERT_EQ(run_on_terminal((char *[]){ "pidfd", "info", "-o", "all",
+					      pidstr, NULL }, out, sizeof(out)), 0);
+	if (longest_line(out) != 80)
+		FAIL("-o all: lines of up to %zu columns on 80", longest_line(out));
+	ASSERT_EQ(strncmp(out + strspn(out, " "), "PID ", 4), 0);
 	/* -w: whole lines on the terminal too. */
 	ASSERT_EQ(run_on_terminal((char *[]){ "pidfd", "info", "-w", "-o",
 					      "ARGS", pidstr, NULL },
