@@ -174,15 +174,16 @@ static void stdout_on_pty(char **argv, void *arg)
 }
 
 /*
- * A pty's master. A guest without /dev/ptmx (user-mode Linux's) gets a
- * devpts instance of its own, in a mount namespace of this test's.
+ * A pty's master. A guest without /dev/ptmx (user-mode Linux's), or
+ * without a devpts on /dev/pts behind it (ENODEV), gets a devpts
+ * instance of its own, in a mount namespace of this test's.
  */
 static int pty_master(void)
 {
 	char dir[] = "/tmp/libpidfd-pts.XXXXXX", ptmx[64];
 	int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 
-	if (fd >= 0 || errno != ENOENT)
+	if (fd >= 0)
 		return fd;
 	REQUIRE_PRIVILEGE("a devpts of its own, where /dev/ptmx is not");
 	ASSERT_EQ(unshare(CLONE_NEWNS), 0);

@@ -6,7 +6,6 @@
  * once reaped, where the kernel has PIDFD_INFO_EXIT), and the timeout.
  */
 #include <dirent.h>
-#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -221,41 +220,6 @@ TEST(wait_other_process_reaped_by_its_parent)
 		snprintf(want, sizeof(want), "%s: exited (status unknown)",
 			 pidstr);
 	ASSERT_EQ(strcmp(line_of(o.out, 0), want), 0);
-}
-
-/* In the tool's process: nobody's credentials. */
-static void as_nobody(char **argv, void *arg)
-{
-	(void)argv;
-	(void)arg;
-	if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
-	    setresuid(65534, 65534, 65534) < 0)
-		_exit(95);
-}
-
-/*
- * A zombie nobody reaps, of a user whose exit_code the kernel hides from
- * the tool: its end is told after a grace, status unknown.
- */
-TEST(wait_unreaped_zombie_is_told_unknown)
-{
-	struct cli_out o;
-	char pidstr[16];
-	int fd;
-	pid_t pid;
-
-	REQUIRE_PRIVILEGE("runs the tool as nobody");
-	pid = util_zombie(9, &fd);
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
-	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", "--json",
-					      pidstr, NULL }, as_nobody, NULL), 0);
-	ASSERT_TRUE(json_valid(o.out));
-	ASSERT_EQ(atoi(json_get(o.out, "pid")), pid);
-	ASSERT_EQ(strcmp(json_get(o.out, "ending"), "unknown"), 0);
-	ASSERT_EQ(strcmp(json_get(o.out, "source"), "null"), 0);
-	/* Whether it dumped core is as unknown as the rest. */
-	ASSERT_EQ(strcmp(json_get(o.out, "core_dumped"), "null"), 0);
-	util_kill_reap(fd);
 }
 
 TEST(wait_timeout_exits_3)

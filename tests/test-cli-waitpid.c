@@ -5,7 +5,10 @@
  * /proc stat through the pidfd where the kernel shows it to the reader.
  */
 #include <grp.h>
+#include <linux/capability.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 
 #include <libpidfd.h>
 
@@ -14,14 +17,44 @@
 
 #define NOBODY 65534
 
-/* In the tool's process: the credentials of nobody, no groups. */
-static void as_nobody(char **argv, void *arg)
+/*
+ * In the tool's process: root still, without CAP_SYS_PTRACE (gone from
+ * the bounding set, so the exec does not give it back): the kernel then
+ * shows it a zombie's exit_code only where its ids are all root's. (Not
+ * nobody: the tool's path need not be searchable by nobody.)
+ */
+static void without_ptrace_cap(char **argv, void *arg)
 {
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	unsigned int bit = 1u << (CAP_SYS_PTRACE % 32), i = CAP_SYS_PTRACE / 32;
+
 	(void)argv;
 	(void)arg;
+	if (prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) < 0 ||
+	    syscall(SYS_capget, &h, d) < 0)
+		_exit(95);
+	d[i].effective &= ~bit;
+	d[i].permitted &= ~bit;
+	d[i].inheritable &= ~bit;
+	if (syscall(SYS_capset, &h, d) < 0)
+		_exit(95);
+}
+
+/* A zombie of nobody's: a helper's child, both of them nobody's. */
+static void nobodys_zombie(void *arg)
+{
+	int *out = arg;
+	pid_t z;
+
 	if (setgroups(0, NULL) < 0 || setresgid(NOBODY, NOBODY, NOBODY) < 0 ||
 	    setresuid(NOBODY, NOBODY, NOBODY) < 0)
 		_exit(95);
+	z = fork();
+	if (z == 0)
+		_exit(9);
+	if (z < 0 || write(*out, &z, sizeof(z)) != sizeof(z))
+		_exit(94);
 }
 
 static void zombie_text(int code, int *fd, char pid[16])
@@ -70,62 +103,57 @@ TEST(zombie_status_from_its_proc_stat)
 }
 
 /*
- * Another user's zombie: the kernel shows the reader 0 for its
- * exit_code, which is no status. The tool says unknown, never "exited 0".
+ * Another user's zombie (nobody's, which exited 9): the kernel shows a
+ * reader without CAP_SYS_PTRACE 0 for its exit_code, which is no status.
+ * The tool waits for the reap a while, then says unknown, never
+ * "exited 0", and whether it dumped core is as unknown as the rest.
  */
 TEST(zombie_of_another_user_status_unknown)
-{
-	struct cli_out o;
-	char z[16];
-	int fd;
-
-	REQUIRE_PRIVILEGE("runs the tool as nobody");
-	zombie_text(9, &fd, z);
-	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", "-j", z, NULL },
-			      as_nobody, NULL), 0);
-	if (strcmp(json_get(o.out, "ending"), "unknown") != 0)
-		FAIL("as nobody: %s", o.out);
-	ASSERT_EQ(strcmp(json_get(o.out, "core_dumped"), "null"), 0);
-	util_kill_reap(fd);
-}
-
-/* nobody's own zombie (a child of a helper that became nobody), exit 0. */
-static void zombie_as_nobody(void *arg)
-{
-	int *out = arg;
-	pid_t z;
-
-	as_nobody(NULL, NULL);
-	z = fork();
-	if (z == 0)
-		_exit(0);
-	if (z < 0 || write(*out, &z, sizeof(z)) != sizeof(z))
-		_exit(94);
-}
-
-TEST(zombie_of_the_same_user_exit_0_is_known)
 {
 	struct cli_out o;
 	char z[16];
 	int p[2], helper, zfd;
 	pid_t pid;
 
-	REQUIRE_PRIVILEGE("runs the tool and a zombie as nobody");
+	REQUIRE_PRIVILEGE("makes a zombie of nobody's");
 	ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
-	util_spawn(zombie_as_nobody, &p[1], &helper);
+	util_spawn(nobodys_zombie, &p[1], &helper);
 	ASSERT_EQ(read(p[0], &pid, sizeof(pid)), (ssize_t)sizeof(pid));
 	/* The helper is alive: its child stays a zombie, its pid its own. */
 	zfd = libpidfd_open(pid, 0);
 	ASSERT_GE(zfd, 0);
 	util_wait_exit(zfd);
 	snprintf(z, sizeof(z), "%d", pid);
-	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", "-j", z, NULL },
-			      as_nobody, NULL), 0);
-	if (strcmp(json_get(o.out, "status"), "exited 0") != 0)
-		FAIL("as nobody, nobody's zombie: %s", o.out);
-	ASSERT_EQ(strcmp(json_get(o.out, "source"), "proc_stat"), 0);
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", "-J", z, NULL },
+			      without_ptrace_cap, NULL), 0);
+	ASSERT_TRUE(json_valid(o.out));
+	if (strcmp(json_get(o.out, "ending"), "unknown") != 0)
+		FAIL("nobody's zombie, seen without CAP_SYS_PTRACE: %s", o.out);
+	ASSERT_EQ(atoi(json_get(o.out, "pid")), pid);
+	ASSERT_EQ(strcmp(json_get(o.out, "source"), "null"), 0);
+	ASSERT_EQ(strcmp(json_get(o.out, "core_dumped"), "null"), 0);
+	/* With the capability, the kernel shows it. */
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-j", z), 0);
+	ASSERT_EQ(strcmp(json_get(o.out, "status"), "exited 9"), 0);
 	close(zfd);
 	util_kill_reap(helper);
+}
+
+/* The same user's zombie, without the capability: its 0 is believed. */
+TEST(zombie_of_the_same_user_exit_0_is_known)
+{
+	struct cli_out o;
+	char z[16];
+	int fd;
+
+	REQUIRE_PRIVILEGE("drops CAP_SYS_PTRACE from the bounding set");
+	zombie_text(0, &fd, z);
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", "-j", z, NULL },
+			      without_ptrace_cap, NULL), 0);
+	if (strcmp(json_get(o.out, "status"), "exited 0") != 0)
+		FAIL("root's zombie, seen without CAP_SYS_PTRACE: %s", o.out);
+	ASSERT_EQ(strcmp(json_get(o.out, "source"), "proc_stat"), 0);
+	util_kill_reap(fd);
 }
 
 TEST(count_stops_after_that_many_ends)
