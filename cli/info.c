@@ -24,8 +24,7 @@
 #include "../lib/parse.h"
 #include "pidfd.h"
 
-#define INFO_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP | \
-		      PIDFD_INFO_SUPPORTED_MASK)
+#define INFO_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP)
 
 struct proc {
 	struct pidfd_info info;
@@ -45,6 +44,9 @@ struct proc {
 #define NEED_CGROUP   (1u << 3) /* /proc/<pid>/cgroup */
 #define NEED_EXE      (1u << 4) /* /proc/<pid>/exe */
 #define NEED_CWD      (1u << 5) /* /proc/<pid>/cwd */
+#define NEED_COREDUMP (1u << 6) /* PIDFD_INFO_COREDUMP */
+/* Those read through the process's directory. */
+#define NEED_FILES    (NEED_STAT | NEED_ARGS | NEED_CGROUP)
 
 enum ftype { F_NUM, F_STR };
 
@@ -334,7 +336,7 @@ static const struct field fields[] = {
 	{ "FSGID", F_NUM, "file-system group ID", get_fsgid, 0 },
 	{ "FSGROUP", F_STR, "file-system group name", get_fsgroup, 0 },
 	{ "CGROUPID", F_NUM, "cgroup2 ID", get_cgroupid, CG },
-	{ "CGROUP", F_STR, "cgroup2 path", get_cgroup, CG | NEED_CGROUP },
+	{ "CGROUP", F_STR, "cgroup2 path", get_cgroup, NEED_CGROUP },
 	{ "COMM", F_STR, "command name", get_comm, NEED_STAT },
 	{ "ARGS", F_STR, "command line ([COMM] if none)", get_args,
 	  NEED_STAT | NEED_ARGS },
@@ -344,9 +346,12 @@ static const struct field fields[] = {
 	{ "CWD", F_STR, "working directory", get_cwd, NEED_CWD },
 	{ "EXIT", F_STR, "how it ended, once reaped", get_exit, 0 },
 	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
-	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump, 0 },
-	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig, 0 },
-	{ "COREDUMPCODE", F_NUM, "its si_code (SI_TKILL: -6)", get_coredumpcode, 0 },
+	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump,
+	  NEED_COREDUMP },
+	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig,
+	  NEED_COREDUMP },
+	{ "COREDUMPCODE", F_NUM, "its si_code (SI_TKILL: -6)", get_coredumpcode,
+	  NEED_COREDUMP },
 };
 #undef CG
 
@@ -412,35 +417,103 @@ static void columns_parse(struct columns *c, const char *list, bool json)
  */
 
 /*
- * What /proc adds, each read through the pidfd (libpidfd_proc_open()):
- * the process's own, or nothing once it is reaped, never a recycled
- * pid's.
+ * What /proc adds, each read through the process's directory bound to
+ * the pidfd: the process's own, or nothing once it is reaped, never a
+ * recycled pid's. The cgroup path is checked against the id where the
+ * pidfd gave one (natively always).
  */
-static void read_proc(const struct target *t, unsigned int need,
-		      struct proc *p)
+static void read_proc(const struct target *t, const struct procdir *d,
+		      unsigned int need, struct proc *p)
 {
-	if ((need & NEED_STAT) && !procfs_stat(t->fd, &p->stat))
+	uint64_t id = p->info.cgroupid;
+
+	if ((need & NEED_STAT) && !procdir_stat(d, &p->stat))
 		p->stat.have = 0;
-	p->args = need & NEED_ARGS ? procfs_args(t->fd) : NULL;
-	p->have_cgroup = (need & NEED_CGROUP) && has(p, PIDFD_INFO_CGROUPID) &&
-			 procfs_cgroup(t->fd, p->info.cgroupid, p->cgroup,
-				       sizeof(p->cgroup));
+	p->args = need & NEED_ARGS ? procdir_args(d) : NULL;
+	p->have_cgroup = (need & NEED_CGROUP) &&
+			 procdir_cgroup(d, has(p, PIDFD_INFO_CGROUPID) ?
+					   &id : NULL,
+					p->cgroup, sizeof(p->cgroup));
 	p->have_exe = (need & NEED_EXE) &&
 		      procfs_link(t->fd, "exe", p->exe, sizeof(p->exe));
 	p->have_cwd = (need & NEED_CWD) &&
 		      procfs_link(t->fd, "cwd", p->cwd, sizeof(p->cwd));
 }
 
-/* 0, or -errno from libpidfd_get_info(). */
-static int query(const struct target *t, unsigned int need, struct proc *p)
+/* Whether libpidfd_get_info() takes its emulated path on this kernel. */
+static bool info_emulated(void)
 {
-	free(p->args);
-	memset(p, 0, offsetof(struct proc, cgroup));
+	static int emulated = -1;
+
+	if (emulated < 0) {
+		struct libpidfd_features f = { 0 };
+
+		emulated = libpidfd_features(&f, sizeof(f)) == 0 &&
+			   f.get_info == LIBPIDFD_EMULATED;
+	}
+	return emulated;
+}
+
+/* 0, or -errno from libpidfd_get_info(). */
+static int get_info(const struct target *t, unsigned int need,
+		    struct proc *p)
+{
 	p->info.mask = INFO_REQUEST |
 		       (need & NEED_CGROUPID ? PIDFD_INFO_CGROUPID : 0);
-	if (libpidfd_get_info(t->fd, &p->info, sizeof(p->info)) < 0)
-		return -errno;
-	read_proc(t, need, p);
+	return libpidfd_get_info(t->fd, &p->info, sizeof(p->info)) < 0 ?
+	       -errno : 0;
+}
+
+/*
+ * A process info --all listed, whose pidfd was opened on its number:
+ * one directory, opened by that number from the procfs root we hold and
+ * checked through the pidfd, for every file. Where libpidfd_get_info()
+ * is emulated and asked for no more than the status file tells, that
+ * file is read through the same directory: the emulation's answer
+ * without its second proof, fdinfo read and check. 1 when done, 0 where
+ * the library is to be asked as for any other process, or -errno.
+ */
+static int query_listed(const struct target *t, int root, unsigned int need,
+			struct proc *p)
+{
+	bool from_status = info_emulated() &&
+			   !(need & (NEED_CGROUPID | NEED_COREDUMP));
+	struct procdir d;
+	int r = 0;
+
+	if (!(need & NEED_FILES) && !from_status)
+		return 0;
+	if (procdir_open_listed(&d, t->fd, t->pid, root) < 0)
+		return 0;
+	if (!from_status || !procdir_info(&d, t->pid, &p->info))
+		r = get_info(t, need, p);
+	if (r == 0)
+		read_proc(t, &d, need, p);
+	procdir_close(&d);
+	return r < 0 ? r : 1;
+}
+
+/*
+ * 0, or -errno from libpidfd_get_info(). root is the procfs root that
+ * info --all holds, for the processes it listed, else -1.
+ */
+static int query(const struct target *t, int root, unsigned int need,
+		 struct proc *p)
+{
+	struct procdir d = { .pidfd = t->fd, .fd = -1 };
+	int r = 0;
+
+	free(p->args);
+	memset(p, 0, offsetof(struct proc, cgroup));
+	if (root >= 0 && (r = query_listed(t, root, need, p)) != 0)
+		return r < 0 ? r : 0;
+	r = get_info(t, need, p);
+	if (r < 0)
+		return r;
+	if (need & NEED_FILES)
+		procdir_open(&d, t->fd);
+	read_proc(t, &d, need, p);
+	procdir_close(&d);
 	return 0;
 }
 
@@ -538,13 +611,15 @@ static void fail(struct info_ctx *x, int err)
 
 /*
  * One process named on the command line, or (quiet) found in /proc, for
- * which a process that is gone, or hidden, is no error.
+ * which a process that is gone, or hidden, is no error. root as query()
+ * takes it.
  */
-static void one_opened(struct info_ctx *x, struct target *t, bool quiet)
+static void one_opened(struct info_ctx *x, struct target *t, bool quiet,
+		       int root)
 {
 	static struct proc p;
 	const char *arg = t->arg;
-	int r = query(t, x->cols.need, &p);
+	int r = query(t, root, x->cols.need, &p);
 
 	target_close(t);
 	if (r < 0 && (!quiet || (r != -ESRCH && r != -EACCES))) {
@@ -568,13 +643,33 @@ static void one(struct info_ctx *x, const char *arg, bool quiet)
 		}
 		return;
 	}
-	one_opened(x, &t, quiet);
+	one_opened(x, &t, quiet, -1);
+}
+
+/*
+ * A process that /proc listed, by its number: its pidfd opened here, on
+ * the number, so that its directory can be opened by the same number.
+ */
+static void listed(struct info_ctx *x, const char *name, int root)
+{
+	struct target t = { .arg = name, .owned = true };
+
+	t.pid = (pid_t)strtol(name, NULL, 10);
+	t.fd = t.pid > 0 ? libpidfd_open(t.pid, 0) : -1;
+	if (t.fd < 0) {
+		if (t.pid <= 0 || (errno != ESRCH && errno != EACCES)) {
+			warn_open(name, t.pid > 0 ? errno : EINVAL);
+			fail(x, t.pid > 0 ? errno : EINVAL);
+		}
+		return;
+	}
+	one_opened(x, &t, true, root);
 }
 
 /* info --name: each confirmed match, as if named; gone since, no error. */
 static void selected_take(struct target *t, void *arg)
 {
-	one_opened(arg, t, true);
+	one_opened(arg, t, true, -1);
 }
 
 /* Every process that /proc shows, each through a pidfd of its own. */
@@ -592,7 +687,7 @@ static void all(struct info_ctx *x)
 	}
 	while ((d = readdir(dir)))
 		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
-			one(x, d->d_name, true);
+			listed(x, d->d_name, dirfd(dir));
 	closedir(dir);
 }
 
