@@ -26,6 +26,13 @@
 void usage_error(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 /*
+ * The output options a command was given (OUT_* bits): a JSON document,
+ * JSON lines and a table's options exclude each other, a usage error as
+ * lsblk's "mutually exclusive arguments".
+ */
+enum { OUT_JSON = 1, OUT_JSON_LINES = 2, OUT_NOHEADINGS = 4, OUT_RAW = 8 };
+void output_modes_check(const char *cmd, unsigned int given);
+/*
  * "pidfd: " and a message, then a newline, on stderr: every control byte
  * escaped as a table cell's (\xHH), since it may quote an operand.
  */
