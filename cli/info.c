@@ -31,6 +31,8 @@ struct proc {
 	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
 	bool have_cgroup, have_exe, have_cwd;
+	bool have_inode;
+	uint64_t inode; /* of the pidfd, on pidfs (Linux 6.9) */
 	char *args; /* whole, allocated; NULL if none */
 	char cgroup[LPFD_PATH_MAX];
 	char exe[PATH_MAX];
@@ -45,6 +47,7 @@ struct proc {
 #define NEED_EXE      (1u << 4) /* /proc/<pid>/exe */
 #define NEED_CWD      (1u << 5) /* /proc/<pid>/cwd */
 #define NEED_COREDUMP (1u << 6) /* PIDFD_INFO_COREDUMP */
+#define NEED_INODE    (1u << 7) /* the pidfd's own inode */
 /* Those read through the process's directory. */
 #define NEED_FILES    (NEED_STAT | NEED_ARGS | NEED_CGROUP)
 
@@ -73,16 +76,16 @@ static bool put_u(char *buf, size_t size, bool known, uint64_t v)
 
 /*
  * A name for an id, remembered: every process of a --all table asks again
- * for root's, and each NSS lookup may read a file.
+ * for root's, and each NSS lookup may read a file. An id without a name
+ * (or with one too long to keep) is its number, as ps shows it.
  */
 struct name_cache {
 	uint32_t id[16];
 	char name[16][64];
-	bool known[16];
 	size_t n, next;
 };
 
-static bool cached_name(struct name_cache *c, uint32_t id, bool user,
+static void cached_name(struct name_cache *c, uint32_t id, bool user,
 			char *buf, size_t size)
 {
 	char tmp[4096];
@@ -101,27 +104,28 @@ static bool cached_name(struct name_cache *c, uint32_t id, bool user,
 			name = gres->gr_name;
 		i = c->n < 16 ? c->n++ : c->next++ % 16;
 		c->id[i] = id;
-		c->known[i] = name && strlen(name) < sizeof(c->name[i]);
-		if (c->known[i])
+		if (name && strlen(name) < sizeof(c->name[i]))
 			strcpy(c->name[i], name);
+		else
+			snprintf(c->name[i], sizeof(c->name[i]), "%" PRIu32, id);
 	}
-	if (c->known[i])
-		snprintf(buf, size, "%s", c->name[i]);
-	return c->known[i];
+	snprintf(buf, size, "%s", c->name[i]);
 }
 
 static bool user_name(uint32_t uid, char *buf, size_t size)
 {
 	static struct name_cache users;
 
-	return cached_name(&users, uid, true, buf, size);
+	cached_name(&users, uid, true, buf, size);
+	return true;
 }
 
 static bool group_name(uint32_t gid, char *buf, size_t size)
 {
 	static struct name_cache groups;
 
-	return cached_name(&groups, gid, false, buf, size);
+	cached_name(&groups, gid, false, buf, size);
+	return true;
 }
 
 #define ID_FIELDS(N, f, bit)                                                  \
@@ -168,6 +172,11 @@ static bool get_exe(const struct proc *p, char *b, size_t n)
 	if (p->have_exe)
 		snprintf(b, n, "%s", p->exe);
 	return p->have_exe;
+}
+
+static bool get_inode(const struct proc *p, char *b, size_t n)
+{
+	return put_u(b, n, p->have_inode, p->inode);
 }
 
 static bool get_cwd(const struct proc *p, char *b, size_t n)
@@ -344,6 +353,8 @@ static const struct field fields[] = {
 	{ "START", F_STR, "start time", get_start, NEED_STAT },
 	{ "EXE", F_STR, "executable file", get_exe, NEED_EXE },
 	{ "CWD", F_STR, "working directory", get_cwd, NEED_CWD },
+	{ "INODE", F_NUM, "pidfs inode of its pidfd, for PID:INODE", get_inode,
+	  NEED_INODE },
 	{ "EXIT", F_STR, "how it ended, once reaped", get_exit, 0 },
 	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
 	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump,
@@ -362,6 +373,51 @@ void info_list_fields(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		fprintf(f, " %-12s %s\n", fields[i].name, fields[i].help);
 	fprintf(f, "Default: %s (JSON: all).\n", DEFAULT_FIELDS);
+}
+
+/*
+ * -H/--list-columns, as util-linux 2.40's: each field, right-aligned, its
+ * JSON type and its description; with -J the document lsblk -H -J gives.
+ */
+static void list_columns(int format, bool raw)
+{
+	static const char *names[] = { "HOLDER", "TYPE", "DESCRIPTION" };
+	static const bool right[] = { true, false, false };
+	struct table t = { .ncols = 3, .names = names, .right = right };
+
+	if (format == OUT_JSON) {
+		json_doc_begin(stdout);
+		json_array_begin(stdout, "pidfd-columns", true);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		const char *type = fields[i].type == F_NUM ? "<integer>" :
+							     "<string>";
+		char **row;
+
+		if (format) {
+			if (format == OUT_JSON)
+				json_array_item(stdout, i);
+			printf(format == OUT_JSON ?
+			       "{\n         \"holder\": \"%s\",\n         "
+			       "\"type\": \"%s\",\n         \"description\": " :
+			       "{\"holder\":\"%s\",\"type\":\"%s\",\"description\":",
+			       fields[i].name, type);
+			json_string(stdout, fields[i].help);
+			fputs(format == OUT_JSON ? "\n      }" : "}\n", stdout);
+			continue;
+		}
+		row = calloc(3, sizeof(*row));
+		if (!row || !(row[0] = strdup(fields[i].name)) ||
+		    !(row[1] = strdup(type)) || !(row[2] = strdup(fields[i].help)))
+			abort();
+		table_add_row(&t, row);
+	}
+	if (format == OUT_JSON) {
+		json_array_end(stdout);
+		json_doc_end(stdout);
+	}
+	table_print(stdout, &t, false, raw);
+	table_free(&t);
 }
 
 struct columns {
@@ -436,6 +492,7 @@ static void read_proc(const struct target *t, const struct procdir *d,
 					p->cgroup, sizeof(p->cgroup));
 	p->have_exe = (need & NEED_EXE) &&
 		      procfs_link(t->fd, "exe", p->exe, sizeof(p->exe));
+	p->have_inode = (need & NEED_INODE) && handle_inode(t, &p->inode) == 0;
 	p->have_cwd = (need & NEED_CWD) &&
 		      procfs_link(t->fd, "cwd", p->cwd, sizeof(p->cwd));
 }
@@ -528,7 +585,8 @@ struct info_ctx {
 	bool headings, raw;
 	bool wide; /* -w: full lines on a terminal too */
 	bool by_user;
-	uid_t user;
+	uid_t users[32]; /* -u: any of these effective users */
+	size_t nusers;
 	struct table table;
 	size_t shown;
 	int rc;
@@ -609,6 +667,14 @@ static void fail(struct info_ctx *x, int err)
 	fail_status(x, exit_status_of(err));
 }
 
+static bool by_users(const struct info_ctx *x, const struct proc *p)
+{
+	for (size_t i = 0; i < x->nusers && has(p, PIDFD_INFO_CREDS); i++)
+		if (p->info.euid == x->users[i])
+			return true;
+	return false;
+}
+
 /*
  * One process named on the command line, or (quiet) found in /proc, for
  * which a process that is gone, or hidden, is no error. root as query()
@@ -626,8 +692,7 @@ static void one_opened(struct info_ctx *x, struct target *t, bool quiet,
 		warn_target("cannot get information on", arg, -r);
 		fail(x, -r);
 	}
-	if (r < 0 || (x->by_user && (!has(&p, PIDFD_INFO_CREDS) ||
-				     p.info.euid != x->user)))
+	if (r < 0 || (x->by_user && !by_users(x, &p)))
 		return;
 	show(x, &p);
 }
@@ -706,11 +771,32 @@ static uid_t parse_user(const char *s)
 	return (uid_t)v;
 }
 
+/* -u root,nobody: a comma list, as ps -u takes; each -u adds to it. */
+static void parse_users(struct info_ctx *x, const char *list)
+{
+	const char *s = list;
+
+	x->by_user = true;
+	do {
+		size_t n = strcspn(s, ",");
+		char name[256];
+
+		if (!n || n >= sizeof(name))
+			usage_error("info: invalid user list '%s'", list);
+		if (x->nusers == ARRAY_SIZE(x->users))
+			usage_error("info: too many users: '%s'", list);
+		memcpy(name, s, n);
+		name[n] = '\0';
+		x->users[x->nusers++] = parse_user(name);
+		s += n;
+	} while (*s++ == ',');
+}
+
 void help_info(void)
 {
 	fputs("Usage:\n"
 	      " pidfd info [options] <process>...\n"
-	      " pidfd info [options] --all | --user <user>\n"
+	      " pidfd info [options] --all | --user <users>\n"
 	      " pidfd info [options] --name <pattern> [<process>...]\n"
 	      "\n"
 	      "Show what the kernel knows of each process, through its pidfd.\n"
@@ -726,9 +812,12 @@ void help_info(void)
 	      " -r, --raw                no alignment, blanks escaped\n"
 	      " -w, --wide               whole lines on a terminal too (else ARGS\n"
 	      "                            is cut to its width, as by ps)\n"
+	      " -H, --list-columns       list the available fields, their types\n"
+	      "                            and descriptions, and exit\n"
 	      " -a, --all                every process in /proc\n"
-	      " -u, --user <user>        only processes of this effective user\n"
-	      "                            (name or ID; alone: of all)\n"
+	      " -u, --user <users>       only processes of these effective users\n"
+	      "                            (names or IDs, separated by commas;\n"
+	      "                            alone: of all)\n"
 	      HELP_SELECT_OPTIONS
 	      HELP_COMMON_OPTIONS
 	      "\n"
@@ -741,12 +830,13 @@ void help_info(void)
 	      stdout);
 }
 
-static const char *const short_opts = "Jjnrwau:o:hV" SHORT_SELECT;
+static const char *const short_opts = "JjnrwHau:o:hV" SHORT_SELECT;
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "raw", no_argument, NULL, 'r' },
 	{ "wide", no_argument, NULL, 'w' },
+	{ "list-columns", no_argument, NULL, 'H' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
@@ -760,29 +850,41 @@ static struct selection sel = { .rc = EXIT_SUCCESS };
 static bool parse_options(int argc, char **argv, struct info_ctx *x)
 {
 	const char *list = NULL;
-	bool every = false;
+	bool every = false, list_cols = false;
+	unsigned int given = 0;
 	int c;
 
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		if (selection_option(&sel, c, optarg))
 			continue;
-		if (c == 'J' || c == 'j')
+		if (c == 'J' || c == 'j') {
 			x->format = c == 'J' ? JSON_DOC : JSON_LINES;
-		else if (c == 'n')
+			given |= c == 'J' ? OUT_JSON : OUT_JSON_LINES;
+		} else if (c == 'n') {
 			x->headings = false;
-		else if (c == 'r')
+			given |= OUT_NOHEADINGS;
+		} else if (c == 'r') {
 			x->raw = true;
+			given |= OUT_RAW;
+		} else if (c == 'H')
+			list_cols = true;
 		else if (c == 'w')
 			x->wide = true;
 		else if (c == 'a')
 			every = true;
-		else if (c == 'u') {
-			x->by_user = true;
-			x->user = parse_user(optarg);
-		} else if (c == 'o')
+		else if (c == 'u')
+			parse_users(x, optarg);
+		else if (c == 'o')
 			list = optarg;
 		else
 			common_option(c, argv, long_opts);
+	}
+	output_modes_check("info", given);
+	if (list_cols && optind < argc)
+		usage_error("info: --list-columns and processes: choose one");
+	if (list_cols) {
+		list_columns((int)(given & (OUT_JSON | OUT_JSON_LINES)), x->raw);
+		exit(EXIT_SUCCESS);
 	}
 	if (every && optind < argc)
 		usage_error("info: --all and processes: choose one");

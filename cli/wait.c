@@ -554,6 +554,7 @@ int cmd_wait(int argc, char **argv)
 	struct wait_ctx c = { 0 };
 	struct libpidfd_features f;
 	int64_t timeout = -1, deadline = -1;
+	unsigned int given = 0;
 	int opt, rc = EXIT_SUCCESS;
 	bool exit_status = false;
 
@@ -569,11 +570,13 @@ int cmd_wait(int argc, char **argv)
 			c.exited = true;
 		else if (opt == OPT_EXIT_STATUS)
 			exit_status = true;
-		else if (opt == 'J' || opt == 'j')
+		else if (opt == 'J' || opt == 'j') {
 			c.format = opt == 'J' ? JSON_DOC : JSON_LINES;
-		else
+			given |= opt == 'J' ? OUT_JSON : OUT_JSON_LINES;
+		} else
 			common_option(opt, argv, opts);
 	}
+	output_modes_check("wait", given);
 	/* As waitpid(1): a count of ends, or gone ones as ended: not both. */
 	if (c.count && c.exited)
 		usage_error("wait: --count and --exited are mutually exclusive");

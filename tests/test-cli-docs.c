@@ -10,7 +10,7 @@
 #include "util.h"
 #include "../lib/feature_list.h"
 
-static const char commands[][9] = { "info", "wait", "kill", "features" };
+static const char commands[][9] = { "info", "wait", "kill", "features", "open" };
 
 /* The --help of "pidfd cmd", or of pidfd alone for "". */
 static char *help_of(const char *cmd)
@@ -425,6 +425,10 @@ TEST(completion_of_commands_fields_signals)
 	ASSERT_EQ(strcmp(got, "-KILL\n"), 0);
 	got = complete("pidfd kill --signal rtmin+1");
 	ASSERT_TRUE(has_line(got, "RTMIN+1"));
+	got = complete("pidfd open self -- ech");
+	ASSERT_TRUE(has_line(got, "echo"));
+	got = complete("pidfd op");
+	ASSERT_EQ(strcmp(got, "open\n"), 0);
 	got = complete("pidfd wait se");
 	ASSERT_EQ(strcmp(got, "self\n"), 0);
 	got = complete("pidfd info 1");
@@ -487,6 +491,15 @@ TEST(completion_after_all_offers_no_process)
 	/* Without it, processes. */
 	expect_completion("pidfd info -J se", "self\n");
 	expect_completion("pidfd info -o all se", "self\n");
+}
+
+/* -u takes a comma list: its last element is completed. */
+TEST(completion_of_user_lists)
+{
+	ASSERT_TRUE(has_line(complete("pidfd info -u roo"), "root"));
+	ASSERT_TRUE(has_line(complete("pidfd info -u nobody,roo"), "nobody,root"));
+	ASSERT_TRUE(has_line(complete("pidfd info --user = nobody,roo"),
+			     "nobody,root"));
 }
 
 /* The JSON shapes of -J keep their quotes once rendered (roff eats '"'). */
