@@ -28,7 +28,7 @@
 		      PIDFD_INFO_SUPPORTED_MASK)
 
 struct proc {
-	struct pidfd_info info;
+	struct libpidfd_info info;
 	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
 	bool have_args, have_cgroup, have_exe, have_cwd;

@@ -125,7 +125,7 @@ static bool from_waitid(struct waiter *w, struct report *r)
 /* Someone else's process, reaped by its parent, on a kernel that tells. */
 static bool from_pidfd_info(struct waiter *w, struct report *r)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
+	struct libpidfd_info info = { .mask = PIDFD_INFO_EXIT };
 
 	if (libpidfd_get_info(w->t.fd, &info, sizeof(info)) < 0 ||
 	    !(info.mask & PIDFD_INFO_EXIT))

@@ -492,8 +492,9 @@ int lpfd_get_info_own(int pidfd, struct pidfd_info *info, size_t size)
 	return do_get_info(pidfd, info, size, true);
 }
 
-LIBPIDFD_API int libpidfd_get_info(int pidfd, struct pidfd_info *info,
-				   size_t size)
+/* Parenthesised: the header's macro also takes a struct libpidfd_info. */
+LIBPIDFD_API int (libpidfd_get_info)(int pidfd, struct pidfd_info *info,
+				     size_t size)
 {
 	int saved = errno;
 
