@@ -4,6 +4,8 @@
 #   make check           all tests: this kernel, LIBPIDFD_EMULATE=1, kernel
 #                        personalities, Linux 5.10, 6.1, 6.12, 7.2 (user-mode-linux),
 #                        real x86_64 and arm64 kernels (qemu-system, TCG)
+#   make check-musl      the whole build with musl-gcc, all tests on this
+#                        kernel natively and emulated (part of make check)
 #   make stress          the kernel runs of make check 5 times beside two CPU
 #                        hogs, with generous timeouts: finds ordering races
 #   make install         honours prefix libdir includedir bindir mandir (or
@@ -116,7 +118,8 @@ COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%) \
 	$(O)/tests/compat/kapi-time64
 
-.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml stress \
+.PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml \
+	check-musl stress \
 	static \
 	bench bench-uml examples install install-check uninstall clean
 .DEFAULT_GOAL := all
@@ -188,24 +191,26 @@ examples: $(EXAMPLES)
 
 $(O)/examples/%: examples/%.c include/libpidfd.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -Iinclude $(CFLAGS_ALL) -o $@ $< $(LIB_A) $(LDFLAGS)
+	$(CC) -Iinclude $(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< $(LIB_A) $(LDFLAGS)
 
 # Tests link the static library: they may reach the internal parsers and
 # the emulation switch that the shared library hides.
 tests: $(TESTS) $(COMPAT_TESTS)
 
 # Programs of the compat tests know only the kernel: no libpidfd header, no
-# library. tests/test-compat runs them with and without the shim.
-$(O)/tests/compat/%: tests/compat/%.c
+# library (lib/names.c names the errors they print, as with any C library).
+# tests/test-compat runs them with and without the shim.
+$(O)/tests/compat/%: tests/compat/%.c lib/names.c lib/names.h
 	@mkdir -p $(dir $@)
-	$(CC) -D_GNU_SOURCE $(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
+	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< lib/names.c \
+		-lpthread $(LDFLAGS)
 
 # kapi again with a 64-bit time_t: where time_t is 32 bits by default
 # (i386, armhf), glibc then routes ioctl() to __ioctl_time64.
-$(O)/tests/compat/kapi-time64: tests/compat/kapi.c
+$(O)/tests/compat/kapi-time64: tests/compat/kapi.c lib/names.c lib/names.h
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64 \
-		$(CFLAGS_ALL) -o $@ $< -lpthread $(LDFLAGS)
+		$(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< lib/names.c -lpthread $(LDFLAGS)
 
 $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
 $(O)/tests/test-examples: $(EXAMPLES)
@@ -281,6 +286,12 @@ check-emulated: all tests
 	tests/run.sh $(O) emulated
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
+# musl: everything built with musl-gcc into $(O)/musl (tests/musl.sh), the
+# suite run natively and emulated.
+check-musl:
+	r=0; for mode in native emulated; do \
+		MAKE="$(MAKE)" tests/musl.sh $(O) $$mode || r=1; \
+	done; exit $$r
 
 # One real kernel under qemu-system (tests/vm.sh, TCG, two CPUs), as make
 # check boots it: check-qemu-trixie-backports (x86_64, the newest),

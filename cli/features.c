@@ -190,6 +190,24 @@ static void print_json_lines(const struct libpidfd_features *f)
 	       (uint64_t)f->info_mask, f->emulate_forced ? "true" : "false");
 }
 
+void help_features(void)
+{
+	fputs("Usage:\n"
+	      " pidfd features [options]\n"
+	      "\n"
+	      "For each library operation, whether this kernel does it natively,\n"
+	      "the library emulates it, or it is unavailable, and why.\n"
+	      "\n"
+	      "Options:\n"
+	      " -J, --json               one JSON document\n"
+	      " -j, --json-lines         one JSON object per line\n"
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Exit status: 0 success, 1 failure.\n"
+	      HELP_END,
+	      stdout);
+}
+
 int cmd_features(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -203,7 +221,7 @@ int cmd_features(int argc, char **argv)
 		if (c == 'J' || c == 'j')
 			json = c;
 		else
-			common_option(c);
+			common_option(c, argv, opts);
 	}
 	if (optind < argc)
 		usage_error("features: unexpected argument '%s'", argv[optind]);

@@ -31,8 +31,8 @@ struct proc {
 	struct libpidfd_info info;
 	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
-	bool have_args, have_cgroup, have_exe, have_cwd;
-	char args[4096];
+	bool have_cgroup, have_exe, have_cwd;
+	char *args; /* whole, allocated; NULL if none */
 	char cgroup[LPFD_PATH_MAX];
 	char exe[PATH_MAX];
 	char cwd[PATH_MAX];
@@ -223,6 +223,15 @@ static bool get_coredumpsig(const struct proc *p, char *b, size_t n)
 	return true;
 }
 
+/* The si_code of that signal, as a number: SI_TKILL is -6. */
+static bool get_coredumpcode(const struct proc *p, char *b, size_t n)
+{
+	if (!has(p, PIDFD_INFO_COREDUMP_CODE) || !p->info.coredump_signal)
+		return false;
+	snprintf(b, n, "%d", (int)p->info.coredump_code);
+	return true;
+}
+
 static bool stat_has(const struct proc *p, unsigned int bit)
 {
 	return (p->stat.have & bit);
@@ -238,7 +247,7 @@ static bool get_comm(const struct proc *p, char *b, size_t n)
 /* As ps: the command name in brackets where there are no arguments. */
 static bool get_args(const struct proc *p, char *b, size_t n)
 {
-	if (p->have_args)
+	if (p->args)
 		snprintf(b, n, "%s", p->args);
 	else if (stat_has(p, LPFD_STAT_COMM))
 		snprintf(b, n, "[%s]", p->stat.comm);
@@ -265,10 +274,13 @@ static time_t time_of_ticks(unsigned long long ticks)
 
 	if (boot == -1) {
 		struct timespec real, since_boot;
+		long long btime;
 
 		clock_gettime(CLOCK_REALTIME, &real);
 		clock_gettime(CLOCK_BOOTTIME, &since_boot);
-		boot = real.tv_sec - since_boot.tv_sec;
+		/* As ps: /proc/stat's btime; the clocks where it cannot be read. */
+		boot = procfs_boot_time(&btime) ? (time_t)btime :
+		       real.tv_sec - since_boot.tv_sec;
 		hz = sysconf(_SC_CLK_TCK);
 		if (hz <= 0)
 			hz = 100;
@@ -334,6 +346,7 @@ static const struct field fields[] = {
 	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
 	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump, 0 },
 	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig, 0 },
+	{ "COREDUMPCODE", F_NUM, "its si_code (SI_TKILL: -6)", get_coredumpcode, 0 },
 };
 #undef CG
 
@@ -408,8 +421,7 @@ static void read_proc(const struct target *t, unsigned int need,
 {
 	if ((need & NEED_STAT) && !procfs_stat(t->fd, &p->stat))
 		p->stat.have = 0;
-	p->have_args = (need & NEED_ARGS) &&
-		       procfs_args(t->fd, p->args, sizeof(p->args));
+	p->args = need & NEED_ARGS ? procfs_args(t->fd) : NULL;
 	p->have_cgroup = (need & NEED_CGROUP) && has(p, PIDFD_INFO_CGROUPID) &&
 			 procfs_cgroup(t->fd, p->info.cgroupid, p->cgroup,
 				       sizeof(p->cgroup));
@@ -422,7 +434,8 @@ static void read_proc(const struct target *t, unsigned int need,
 /* 0, or -errno from libpidfd_get_info(). */
 static int query(const struct target *t, unsigned int need, struct proc *p)
 {
-	memset(p, 0, offsetof(struct proc, args));
+	free(p->args);
+	memset(p, 0, offsetof(struct proc, cgroup));
 	p->info.mask = INFO_REQUEST |
 		       (need & NEED_CGROUPID ? PIDFD_INFO_CGROUPID : 0);
 	if (libpidfd_get_info(t->fd, &p->info, sizeof(p->info)) < 0)
@@ -440,6 +453,7 @@ struct info_ctx {
 	struct columns cols;
 	enum format format;
 	bool headings, raw;
+	bool wide; /* -w: full lines on a terminal too */
 	bool by_user;
 	uid_t user;
 	struct table table;
@@ -447,14 +461,26 @@ struct info_ctx {
 	int rc;
 };
 
+/* Room for any field's value: the arguments are as long as they are. */
+static char *value_buffer(const struct proc *p, size_t *size)
+{
+	char *v;
+
+	*size = 8192 + (p->args ? strlen(p->args) + 3 : 0);
+	if (!(v = malloc(*size)))
+		abort();
+	return v;
+}
+
 static void print_json(const struct columns *c, const struct proc *p)
 {
-	char v[8192];
+	size_t size;
+	char *v = value_buffer(p, &size);
 
 	putchar('{');
 	for (size_t i = 0; i < c->n; i++) {
 		const struct field *f = &fields[c->idx[i]];
-		bool known = f->get(p, v, sizeof(v));
+		bool known = f->get(p, v, size);
 
 		printf("%s\"", i ? "," : "");
 		for (const char *s = f->name; *s; s++)
@@ -468,11 +494,13 @@ static void print_json(const struct columns *c, const struct proc *p)
 			json_string(stdout, v);
 	}
 	putchar('}');
+	free(v);
 }
 
 static void show(struct info_ctx *x, const struct proc *p)
 {
-	char v[8192], **row;
+	size_t size;
+	char *v, **row;
 
 	if (x->format == JSON_DOC)
 		json_array_item(stdout, x->shown);
@@ -486,39 +514,39 @@ static void show(struct info_ctx *x, const struct proc *p)
 	row = calloc(x->cols.n, sizeof(*row));
 	if (!row)
 		abort();
+	v = value_buffer(p, &size);
 	for (size_t i = 0; i < x->cols.n; i++)
-		if (fields[x->cols.idx[i]].get(p, v, sizeof(v)) &&
+		if (fields[x->cols.idx[i]].get(p, v, size) &&
 		    !(row[i] = strdup(v)))
 			abort();
+	free(v);
 	table_add_row(&x->table, row);
 	x->shown++;
 }
 
+/* An exit status to keep: a failure outweighs "not supported". */
+static void fail_status(struct info_ctx *x, int rc)
+{
+	if (x->rc == EXIT_SUCCESS || rc == EXIT_FAILURE)
+		x->rc = rc == EXIT_SUCCESS ? x->rc : rc;
+}
+
 static void fail(struct info_ctx *x, int err)
 {
-	if (x->rc == EXIT_SUCCESS || exit_status_of(err) == EXIT_FAILURE)
-		x->rc = exit_status_of(err);
+	fail_status(x, exit_status_of(err));
 }
 
 /*
  * One process named on the command line, or (quiet) found in /proc, for
  * which a process that is gone, or hidden, is no error.
  */
-static void one(struct info_ctx *x, const char *arg, bool quiet)
+static void one_opened(struct info_ctx *x, struct target *t, bool quiet)
 {
 	static struct proc p;
-	struct target t;
-	int r;
+	const char *arg = t->arg;
+	int r = query(t, x->cols.need, &p);
 
-	if (target_open(arg, &t) < 0) {
-		if (!quiet || (errno != ESRCH && errno != EACCES)) {
-			warn_open(arg, errno);
-			fail(x, errno);
-		}
-		return;
-	}
-	r = query(&t, x->cols.need, &p);
-	target_close(&t);
+	target_close(t);
 	if (r < 0 && (!quiet || (r != -ESRCH && r != -EACCES))) {
 		warn_target("cannot get information on", arg, -r);
 		fail(x, -r);
@@ -527,6 +555,26 @@ static void one(struct info_ctx *x, const char *arg, bool quiet)
 				     p.info.euid != x->user)))
 		return;
 	show(x, &p);
+}
+
+static void one(struct info_ctx *x, const char *arg, bool quiet)
+{
+	struct target t;
+
+	if ((quiet ? target_open(arg, &t) : target_open_thread(arg, &t)) < 0) {
+		if (!quiet || (errno != ESRCH && errno != EACCES)) {
+			warn_open(arg, errno);
+			fail(x, errno);
+		}
+		return;
+	}
+	one_opened(x, &t, quiet);
+}
+
+/* info --name: each confirmed match, as if named; gone since, no error. */
+static void selected_take(struct target *t, void *arg)
+{
+	one_opened(arg, t, true);
 }
 
 /* Every process that /proc shows, each through a pidfd of its own. */
@@ -563,17 +611,56 @@ static uid_t parse_user(const char *s)
 	return (uid_t)v;
 }
 
-static const char *const short_opts = "Jjnrau:o:hV";
+void help_info(void)
+{
+	fputs("Usage:\n"
+	      " pidfd info [options] <process>...\n"
+	      " pidfd info [options] --all | --user <user>\n"
+	      " pidfd info [options] --name <pattern> [<process>...]\n"
+	      "\n"
+	      "Show what the kernel knows of each process, through its pidfd.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -J, --json               one JSON document\n"
+	      " -j, --json-lines         one JSON object per line\n"
+	      " -o, --output <list>      the fields to show ('+list' adds to the\n"
+	      "                            default, 'all' shows all); also --fields\n"
+	      " -n, --noheadings         no header line\n"
+	      " -r, --raw                no alignment, blanks escaped\n"
+	      " -w, --wide               whole lines on a terminal too (else ARGS\n"
+	      "                            is cut to its width, as by ps)\n"
+	      " -a, --all                every process in /proc\n"
+	      " -u, --user <user>        only processes of this effective user\n"
+	      "                            (name or ID; alone: of all)\n"
+	      HELP_SELECT_OPTIONS
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Available fields:\n",
+	      stdout);
+	info_list_fields(stdout);
+	fputs("\nExit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel.\n"
+	      HELP_END,
+	      stdout);
+}
+
+static const char *const short_opts = "Jjnrwau:o:hV" SHORT_SELECT;
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "raw", no_argument, NULL, 'r' },
+	{ "wide", no_argument, NULL, 'w' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fields", required_argument, NULL, 'o' },
+	OPTIONS_SELECT,
 	OPTIONS_COMMON_END,
 };
+
+static struct selection sel = { .rc = EXIT_SUCCESS };
 
 static bool parse_options(int argc, char **argv, struct info_ctx *x)
 {
@@ -582,12 +669,16 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 	int c;
 
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		if (selection_option(&sel, c, optarg))
+			continue;
 		if (c == 'J' || c == 'j')
 			x->format = c == 'J' ? JSON_DOC : JSON_LINES;
 		else if (c == 'n')
 			x->headings = false;
 		else if (c == 'r')
 			x->raw = true;
+		else if (c == 'w')
+			x->wide = true;
 		else if (c == 'a')
 			every = true;
 		else if (c == 'u') {
@@ -596,12 +687,13 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 		} else if (c == 'o')
 			list = optarg;
 		else
-			common_option(c);
+			common_option(c, argv, long_opts);
 	}
 	if (every && optind < argc)
 		usage_error("info: --all and processes: choose one");
-	/* -u with no process names selects among all of them. */
-	every |= x->by_user && optind == argc;
+	selection_ready(&sel, "info");
+	/* -u or --name with no process names selects among all of them. */
+	every |= (x->by_user || sel.active) && optind == argc;
 	if (!every && optind >= argc)
 		usage_error("info: no process specified");
 	columns_parse(&x->cols, list, x->format != TABLE);
@@ -615,22 +707,31 @@ int cmd_info(int argc, char **argv)
 {
 	static struct info_ctx x = { .headings = true };
 	const char *names[ARRAY_SIZE(((struct columns *)0)->idx)];
-	bool right[ARRAY_SIZE(names)];
+	bool right[ARRAY_SIZE(names)], trunc[ARRAY_SIZE(names)];
 	bool every = parse_options(argc, argv, &x);
 
 	for (size_t i = 0; i < x.cols.n; i++) {
 		names[i] = fields[x.cols.idx[i]].name;
 		right[i] = fields[x.cols.idx[i]].type == F_NUM;
+		trunc[i] = fields[x.cols.idx[i]].get == get_args;
 	}
+	/* As ps: on a terminal, lines cut to its width unless -w. */
 	x.table = (struct table){ .ncols = x.cols.n, .names = names,
-				  .right = right };
+				  .right = right, .trunc = trunc,
+				  .max_width = x.wide ? 0 : terminal_width() };
 	if (x.format == JSON_DOC) {
 		json_doc_begin(stdout);
 		json_array_begin(stdout, "processes", true);
 	}
-	if (every)
+	if (sel.active) {
+		static const struct select_ops ops = { selected_take, NULL };
+
+		selection_run(&sel, "info", argv + optind, argc - optind, &ops, &x);
+		fail_status(&x, sel.rc);
+	} else if (every) {
 		all(&x);
-	for (int a = optind; a < argc; a++)
+	}
+	for (int a = optind; a < argc && !sel.active; a++)
 		one(&x, argv[a], false);
 	if (x.format == JSON_DOC) {
 		json_array_end(stdout);
@@ -640,7 +741,8 @@ int cmd_info(int argc, char **argv)
 		table_print(stdout, &x.table, x.headings, x.raw);
 	table_free(&x.table);
 	/* As ps and pgrep: a filter that matched nothing is a failure. */
-	if (x.by_user && !x.shown && x.rc == EXIT_SUCCESS)
+	if ((x.by_user || sel.active) && !x.shown && x.rc == EXIT_SUCCESS)
 		x.rc = EXIT_FAILURE;
+	selection_free(&sel);
 	return x.rc;
 }

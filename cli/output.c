@@ -7,6 +7,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -109,6 +111,79 @@ static size_t *table_encode(struct table *t, bool raw, size_t *cw)
 	return width;
 }
 
+/*
+ * As util-linux's get_terminal_width(): $COLUMNS, else the terminal's
+ * size; only where stdout is a terminal, never for a pipe or a file.
+ */
+size_t terminal_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long cols;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (env && *env) {
+		cols = strtol(env, &end, 10);
+		if (!*end && cols > 0 && cols < 100000)
+			return (size_t)cols;
+	}
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* An encoded cell cut in place to at most w display columns. */
+static size_t cut_cell(char *s, size_t w)
+{
+	size_t o = 0, used = 0, left = strlen(s);
+	mbstate_t st;
+
+	memset(&st, 0, sizeof(st));
+	while (left) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + o, left, &st);
+		int cw = 1;
+
+		if (n == 0 || n > left) /* cannot be: the cell is encoded */
+			n = 1;
+		else if ((unsigned char)s[o] >= 0x80 && (cw = wcwidth(wc)) < 0)
+			cw = 0;
+		if (used + (size_t)cw > w)
+			break;
+		used += (size_t)cw;
+		o += n;
+		left -= n;
+	}
+	s[o] = '\0';
+	return used;
+}
+
+/*
+ * Lines wider than t->max_width: the truncatable column is narrowed,
+ * down to its heading's width, and its cells cut to that, as ps cuts its
+ * command lines on a terminal.
+ */
+static void table_fit(struct table *t, size_t *width, size_t *cw)
+{
+	size_t total = t->ncols ? t->ncols - 1 : 0, c;
+
+	for (c = 0; c < t->ncols; c++)
+		total += width[c];
+	if (!t->max_width || !t->trunc || total <= t->max_width)
+		return;
+	for (c = 0; c < t->ncols && !t->trunc[c]; c++)
+		;
+	if (c == t->ncols)
+		return;
+	width[c] -= total - t->max_width < width[c] - strlen(t->names[c]) ?
+		    total - t->max_width : width[c] - strlen(t->names[c]);
+	for (size_t r = 0; r < t->nrows; r++)
+		if (cw[r * t->ncols + c] > width[c])
+			cw[r * t->ncols + c] = cut_cell(t->rows[r][c], width[c]);
+}
+
 static void print_cell(FILE *f, const char *s, size_t w, size_t width,
 		       bool right, bool last)
 {
@@ -134,6 +209,8 @@ void table_print(FILE *f, struct table *t, bool headings, bool raw)
 	if (!cw)
 		abort();
 	width = table_encode(t, raw, cw);
+	if (!raw)
+		table_fit(t, width, cw);
 	for (size_t c = 0; headings && c < t->ncols; c++)
 		print_cell(f, t->names[c], strlen(t->names[c]),
 			   raw ? 0 : width[c], t->right[c], c + 1 == t->ncols);

@@ -5,6 +5,7 @@
  *   pidfd info [--json] [--output LIST] [--all | --user USER | PROCESS...]
  *   pidfd wait [--timeout SECONDS] [--json] PROCESS...
  *   pidfd kill [--signal SIGNAL | -SIGNAL] PROCESS...
+ *   (info, wait and kill also --name PATTERN [--full] [--exact])
  *   pidfd features [--json]
  *
  * Every command opens a pidfd for each process before it does anything
@@ -17,15 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "pidfd.h"
 
-static void __attribute__((noreturn)) usage(void)
+/* The command being run, for its --help and its usage errors. */
+static const char *command;
+
+static void help_global(void)
 {
 	fputs("Usage:\n"
 	      " pidfd info [options] [<process>...]\n"
 	      " pidfd wait [options] <process>...\n"
 	      " pidfd kill [options] <process>...\n"
+	      " pidfd info|wait|kill [options] --name <pattern> [<process>...]\n"
 	      " pidfd features [options]\n"
 	      "\n"
 	      "Work with processes through pidfds, on every Linux kernel.\n"
@@ -36,53 +42,117 @@ static void __attribute__((noreturn)) usage(void)
 	      " kill      send a signal, never to a recycled pid\n"
 	      " features  what this kernel does natively or emulated, and why\n"
 	      "\n"
-	      "A <process> is a PID, 'self' (pidfd itself) or 'fd:N' (a pidfd\n"
-	      "inherited on file descriptor N).\n"
+	      HELP_PROCESS
 	      "\n"
 	      "Options:\n"
-	      " -J, --json               one JSON document (info, wait, features)\n"
-	      " -j, --json-lines         one JSON object per line (info, wait,\n"
-	      "                            features)\n"
-	      " -o, --output <list>      info: the fields to show ('+list' adds\n"
-	      "                            to the default, 'all' shows all);\n"
-	      "                            also --fields\n"
-	      " -n, --noheadings         info: no header line\n"
-	      " -r, --raw                info: no alignment, blanks escaped\n"
-	      " -a, --all                info: every process in /proc\n"
-	      " -u, --user <user>        info: only processes of this effective\n"
-	      "                            user (name or ID; alone: of all)\n"
-	      " -t, --timeout <seconds>  wait: give up after this long (exit 3)\n"
-	      " -s, --signal <signal>    kill: the signal, by name or number\n"
-	      "                            (default: TERM); also -9, -KILL, -SIGKILL\n"
-	      " -l, --list [<signal>...] kill: list the signal names and numbers;\n"
-	      "                            a number's name, a name's number\n"
-	      " -h, --help               display this help\n"
-	      " -V, --version            display version\n"
+	      HELP_COMMON_OPTIONS
 	      "\n"
-	      "Available info fields:\n",
+	      "Run 'pidfd <command> --help' for the options of a command.\n"
+	      "\n"
+	      "Exit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel, 3 wait: timeout, 64 kill: some\n"
+	      "processes signalled, not all.\n"
+	      HELP_END,
 	      stdout);
-	info_list_fields(stdout);
-	fputs("\nExit status: 0 success, 1 failure (or nothing matched), 2 not\n"
-	      "supported by this kernel, 3 timeout, 64 kill: some processes\n"
-	      "signalled, not all.\n"
-	      "\nFor more details see pidfd(1).\n",
-	      stdout);
-	exit(EXIT_SUCCESS);
 }
 
-/* --help and --version, which every command accepts too. */
-void common_option(int c)
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	void (*help)(void);
+} commands[] = {
+	{ "info", cmd_info, help_info },
+	{ "wait", cmd_wait, help_wait },
+	{ "kill", cmd_kill, help_kill },
+	{ "features", cmd_features, help_features },
+};
+
+void try_help(void)
+{
+	fprintf(stderr, "Try 'pidfd%s%s --help' for more information.\n",
+		command ? " " : "", command ? command : "");
+}
+
+/*
+ * The long options that arg ("--name" or "--name=value") names exactly,
+ * or abbreviates (several: ambiguous, unless they are one option under
+ * two names, as --fields and --output).
+ */
+static const struct option *long_option(const char *arg,
+					const struct option *opts,
+					char *names, size_t size)
+{
+	size_t len = strcspn(arg + 2, "="), used = 0;
+	const struct option *found = NULL;
+	bool ambiguous = false;
+
+	for (const struct option *o = opts; o->name; o++) {
+		if (strncmp(o->name, arg + 2, len) != 0)
+			continue;
+		if (o->name[len] == '\0')
+			return o;
+		ambiguous |= found && found->val != o->val;
+		found = o;
+		used += (size_t)snprintf(names + used, used < size ? size - used : 0,
+					 " '--%s'", o->name);
+	}
+	return ambiguous ? NULL : found;
+}
+
+/*
+ * getopt's complaint, as glibc words it, but escaped: an option is an
+ * operand too, and may carry any byte (opterr is 0, so glibc is silent).
+ * A long option's error has moved optind past it; a short one's is
+ * optopt, and where it is not the last of its cluster ("-xn") optind
+ * has not moved.
+ */
+static void __attribute__((noreturn)) getopt_error(char **argv,
+						   const struct option *opts)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	const struct option *o = opts;
+	char names[256] = "";
+
+	/* musl's optind passes argv's end after a last "-t" lacking its value. */
+	if (!arg)
+		arg = argv[optind - 2];
+
+	if (strncmp(arg, "--", 2) == 0 && arg[2]) {
+		o = long_option(arg, opts, names, sizeof(names));
+		if (!o && !optopt && names[0])
+			usage_error("option '%.*s' is ambiguous; possibilities:%s",
+				    (int)strcspn(arg, "="), arg, names);
+		if (!o && !optopt)
+			usage_error("unrecognized option '%s'", arg);
+		if (o && o->val == optopt && o->has_arg == no_argument)
+			usage_error("option '--%s' doesn't allow an argument",
+				    o->name);
+		if (o && o->val == optopt)
+			usage_error("option '--%s' requires an argument", o->name);
+	}
+	/* A short option: every one that takes an argument has a long name. */
+	for (o = opts; o->name && o->val != optopt; o++)
+		;
+	if (o->name && o->has_arg == required_argument)
+		usage_error("option requires an argument -- '%c'", optopt);
+	usage_error("invalid option -- '%c'", optopt);
+}
+
+void common_option(int c, char **argv, const struct option *opts)
 {
 	switch (c) {
 	case 'h':
-		usage();
-		break;
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			if (command && strcmp(command, commands[i].name) == 0)
+				commands[i].help();
+		if (!command)
+			help_global();
+		exit(EXIT_SUCCESS);
 	case 'V':
 		printf("pidfd from libpidfd %s\n", LIBPIDFD_VERSION_STRING);
 		exit(EXIT_SUCCESS);
 	default:
-		fputs("Try 'pidfd --help' for more information.\n", stderr);
-		exit(EXIT_FAILURE);
+		getopt_error(argv, opts);
 	}
 }
 
@@ -141,39 +211,37 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		OPTIONS_COMMON_END,
 	};
-	static const struct {
-		const char *name;
-		int (*fn)(int argc, char **argv);
-	} cmds[] = {
-		{ "info", cmd_info },
-		{ "wait", cmd_wait },
-		{ "kill", cmd_kill },
-		{ "features", cmd_features },
-	};
 	int c;
 
 	inherited_fds_record(argc, argv);
 	raise_fd_limit();
 	setlocale(LC_ALL, "");
+	/*
+	 * glibc's default, said for every C library: musl line-buffers
+	 * stdout until a first write finds no terminal, and a line that fails
+	 * there leaves close_stdout() no errno to name (/dev/full's ENOSPC).
+	 */
+	setvbuf(stdout, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
 	atexit(close_stdout);
-	argv[0] = (char *)"pidfd"; /* for getopt's messages */
+	/* getopt's messages are getopt_error()'s, escaped. */
+	opterr = 0;
 	/* "+": options up to the command only; the command parses the rest. */
 	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1)
-		common_option(c);
+		common_option(c, argv, opts);
 	if (optind >= argc)
 		usage_error("no command specified");
-	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (strcmp(argv[optind], cmds[i].name) == 0) {
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[optind], commands[i].name) == 0) {
+			command = commands[i].name;
 			argc -= optind;
 			argv += optind;
-			argv[0] = (char *)"pidfd"; /* for getopt's messages */
 			/*
 			 * 0, not 1: only then does glibc start its scan
 			 * afresh, permuting again, so that options may follow
 			 * the processes as in every GNU tool.
 			 */
 			optind = 0;
-			return cmds[i].fn(argc, argv);
+			return commands[i].run(argc, argv);
 		}
 	}
 	usage_error("unknown command '%s'", argv[optind]);

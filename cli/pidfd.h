@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -52,6 +53,7 @@ struct target {
 	const char *arg;
 	int fd;       /* a pidfd or PIDFD_SELF_PROCESS */
 	pid_t pid;    /* 0 where not known (an inherited pidfd of a reaped process) */
+	pid_t tid;    /* a thread id named: fd is its process's (pid), or its own */
 	bool owned;   /* the tool opened fd and closes it */
 	bool self;
 };
@@ -63,8 +65,17 @@ struct target {
 void inherited_fds_record(int argc, char **argv);
 /* Check the syntax of a process argument: usage error if wrong. */
 void target_check(const char *arg);
-/* Open a target: 0, or -1 with errno. */
+/*
+ * Open a target: 0, or -1 with errno. A thread id opens the thread's
+ * process, as kill(1) signals it, with t->tid set.
+ */
 int target_open(const char *arg, struct target *t);
+/*
+ * As target_open(), but a thread id opens the thread itself where the
+ * kernel has thread pidfds (PIDFD_THREAD, 6.9); else its process, with a
+ * note saying so on stderr.
+ */
+int target_open_thread(const char *arg, struct target *t);
 void target_close(struct target *t);
 
 /* "SIGKILL", "SIGRTMIN+3", or "signal 99" into buf. */
@@ -109,7 +120,15 @@ struct table {
 	const bool *right; /* right-aligned (numbers) */
 	char ***rows;      /* rows[r][c] */
 	size_t nrows, cap;
+	/*
+	 * As ps on a terminal: lines no wider than this (0: any width), the
+	 * truncatable column (trunc[c], ARGS) cut to fit.
+	 */
+	size_t max_width;
+	const bool *trunc;
 };
+/* The width of the terminal on stdout, 0 if it is none (a pipe, a file). */
+size_t terminal_width(void);
 void table_add_row(struct table *t, char **values); /* takes them */
 void table_print(FILE *f, struct table *t, bool headings, bool raw);
 void table_free(struct table *t);
@@ -133,8 +152,40 @@ struct bit_name {
 	{ "version", no_argument, NULL, 'V' },        \
 	{ NULL, 0, NULL, 0 }
 
-/* --help, --version, or getopt's '?' (a usage error): never returns. */
-void common_option(int c) __attribute__((noreturn));
+/*
+ * --help (the command's own), --version, or getopt's '?' (a usage error,
+ * its message escaped: main() sets opterr to 0): never returns. argv and
+ * opts are what getopt_long() was given.
+ */
+void common_option(int c, char **argv, const struct option *opts)
+	__attribute__((noreturn));
+/* "Try 'pidfd [command] --help' for more information." on stderr. */
+void try_help(void);
+
+/* Each command's --help, on stdout (in the command's file). */
+void help_info(void);
+void help_wait(void);
+void help_kill(void);
+void help_features(void);
+/* What every --help says. */
+#define HELP_PROCESS                                                        \
+	"A <process> is a PID, 'self' (pidfd itself) or 'fd:N' (a pidfd\n"   \
+	"inherited on file descriptor N). A thread ID stands for its\n"       \
+	"process (info shows the thread where the kernel can).\n"
+#define HELP_COMMON_OPTIONS                                                 \
+	" -h, --help               display this help\n"                      \
+	" -V, --version            display version\n"
+/* info, wait and kill: --name, --full, --exact (cli/select.c). */
+#define HELP_SELECT_OPTIONS                                                 \
+	" -N, --name <pattern>     only processes whose command name\n"       \
+	"                            matches, an extended regular expression\n" \
+	"                            as pgrep's; each checked again through\n" \
+	"                            its pidfd\n"                              \
+	" -f, --full               the pattern matches the whole command\n"   \
+	"                            line\n"                                   \
+	" -x, --exact              the pattern matches the whole name or\n"   \
+	"                            command line\n"
+#define HELP_END "\nFor more details see pidfd(1).\n"
 /* The info fields and what each means, for --help. */
 void info_list_fields(FILE *f);
 
@@ -149,11 +200,54 @@ struct lpfd_stat;
 int procfs_check(void);
 /* That procfs's root, to list the processes, or NULL with errno. */
 DIR *procfs_list(void);
+/* The Tgid of /proc/<tid>/status, a hint to check through a pidfd; or -1. */
+pid_t procfs_tgid_of(pid_t tid);
+/* /proc/stat's btime, the boot time that ps uses. */
+bool procfs_boot_time(long long *btime);
 bool procfs_stat(int pidfd, struct lpfd_stat *st);
-bool procfs_args(int pidfd, char *out, size_t size);
+/* The whole command line, allocated; NULL if none. */
+char *procfs_args(int pidfd);
 bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size);
 /* A link of the process's directory ("exe", "cwd"), NUL-terminated. */
 bool procfs_link(int pidfd, const char *name, char *out, size_t size);
+
+/*
+ * Selection by name, as pgrep(1) (cli/select.c): --name PATTERN (an
+ * extended regular expression, matched against the command name), --full
+ * (against the arguments), --exact (the whole of it). Each process found
+ * is opened and its name checked again through its pidfd before any
+ * command acts on it.
+ */
+#include <regex.h>
+#define OPTIONS_SELECT                                   \
+	{ "name", required_argument, NULL, 'N' },        \
+	{ "full", no_argument, NULL, 'f' },              \
+	{ "exact", no_argument, NULL, 'x' }
+#define SHORT_SELECT "N:fx"
+
+struct selection {
+	const char *pattern;
+	bool full, exact, active;
+	regex_t re;
+	size_t matched; /* processes handed on */
+	int rc;         /* EXIT_SUCCESS, or the status of a failure seen */
+	char **texts;   /* the pids handed on, as text (each target's arg) */
+	size_t ntexts, cap_texts;
+};
+struct select_ops {
+	/* Takes a confirmed target; from then on it is the command's. */
+	void (*take)(struct target *t, void *arg);
+	/* Descriptors ran out: close some (true), or cannot (false). */
+	bool (*release)(void *arg);
+};
+/* True if getopt's c was one of OPTIONS_SELECT, now noted. */
+bool selection_option(struct selection *s, int c, const char *arg);
+/* After the options: compile the pattern (usage error if bad). */
+void selection_ready(struct selection *s, const char *cmd);
+/* Every match among the operands, or among all of /proc where none. */
+void selection_run(struct selection *s, const char *cmd, char **operands,
+		   int n, const struct select_ops *ops, void *arg);
+void selection_free(struct selection *s);
 
 int cmd_info(int argc, char **argv);
 int cmd_wait(int argc, char **argv);

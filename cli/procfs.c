@@ -60,6 +60,68 @@ DIR *procfs_list(void)
 	return d;
 }
 
+/*
+ * The thread group of a task, by its number: /proc/<tid>/status read in
+ * our proven procfs. A hint only, to be checked through a pidfd: the
+ * number may name another task by the time it is used.
+ */
+pid_t procfs_tgid_of(pid_t tid)
+{
+	DIR *root = procfs_list();
+	char name[32], buf[4096];
+	struct lpfd_status st;
+	size_t len = 0;
+	ssize_t n = 0;
+	int fd;
+
+	if (!root)
+		return -1;
+	snprintf(name, sizeof(name), "%d/status", (int)tid);
+	fd = openat(dirfd(root), name, O_RDONLY | O_CLOEXEC);
+	closedir(root);
+	if (fd < 0)
+		return -1;
+	while (len + 1 < sizeof(buf) &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (n < 0 || lpfd_parse_status(buf, len, &st) < 0 ||
+	    !(st.have & LPFD_ST_PID) || !(st.have & LPFD_ST_TGID) ||
+	    st.pid != tid || st.tgid <= 0)
+		return -1;
+	return st.tgid;
+}
+
+/*
+ * The boot time in seconds since the epoch, as ps takes it: the "btime"
+ * line of our proven procfs's stat file. The clocks would give it too
+ * (CLOCK_REALTIME less CLOCK_BOOTTIME), but each cut to whole seconds,
+ * which leaves it a second later than ps's as often as not.
+ */
+bool procfs_boot_time(long long *btime)
+{
+	DIR *root = procfs_list();
+	int fd = root ? openat(dirfd(root), "stat", O_RDONLY | O_CLOEXEC) : -1;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+
+	if (root)
+		closedir(root);
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	/* Line by line: the interrupt counts before it may be long. */
+	while (!found && getline(&line, &cap, f) > 0)
+		found = sscanf(line, "btime %lld", btime) == 1 && *btime > 0;
+	free(line);
+	fclose(f);
+	return found;
+}
+
 bool procfs_stat(int pidfd, struct lpfd_stat *st)
 {
 	char buf[2048];
@@ -68,13 +130,36 @@ bool procfs_stat(int pidfd, struct lpfd_stat *st)
 	return n > 0 && lpfd_parse_stat(buf, (size_t)n, st) == 0;
 }
 
-/* The first size bytes of the arguments: a cut list rather than none. */
-bool procfs_args(int pidfd, char *out, size_t size)
+/*
+ * The whole command line, as ps -ww shows it: the file is read to its
+ * end, however long (the kernel gives it a page at a time), never cut at
+ * a buffer's size. Allocated, or NULL where there is none (a kernel
+ * thread, a zombie) or it cannot be read.
+ */
+char *procfs_args(int pidfd)
 {
-	char buf[4096];
-	ssize_t n = read_file(pidfd, "cmdline", buf, sizeof(buf));
+	int fd = libpidfd_proc_open(pidfd, "cmdline", O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 4096;
+	char *buf = fd < 0 ? NULL : malloc(cap), *out = NULL;
+	ssize_t n = 0;
 
-	return n >= 0 && lpfd_parse_cmdline(buf, (size_t)n, out, size) > 0;
+	if (fd >= 0 && !buf)
+		abort();
+	while (buf && (n = read(fd, buf + len, cap - len)) > 0) {
+		len += (size_t)n;
+		if (len == cap && !(buf = realloc(buf, cap *= 2)))
+			abort();
+	}
+	if (fd >= 0)
+		close(fd);
+	if (buf && n == 0 && len && !(out = malloc(len + 1)))
+		abort();
+	if (out && lpfd_parse_cmdline(buf, len, out, len + 1) <= 0) {
+		free(out);
+		out = NULL;
+	}
+	free(buf);
+	return out;
 }
 
 bool procfs_link(int pidfd, const char *name, char *out, size_t size)

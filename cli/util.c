@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../lib/names.h"
 #include "pidfd.h"
 
 void fputs_escaped(const char *s, FILE *f)
@@ -53,7 +54,8 @@ void usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn_escaped(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'pidfd --help' for more information.\n", stderr);
+	fputc('\n', stderr);
+	try_help();
 	exit(EXIT_FAILURE);
 }
 
@@ -200,6 +202,40 @@ static int target_inherited(struct target *t, int fd)
 	return 0;
 }
 
+/*
+ * Not a process: maybe a thread. Its process T is read by number, then
+ * opened, and through T's pidfd (bound to T, never to a recycled pid)
+ * "task/<tid>" proves that tid is still one of T's tasks: then T's pidfd
+ * is the thread's process. Else the first error stands.
+ */
+static int target_thread_group(struct target *t, pid_t tid, int err)
+{
+	pid_t tgid = procfs_tgid_of(tid);
+	char task[32];
+	int fd, dir;
+
+	if (tgid <= 0 || tgid == tid)
+		goto fail;
+	fd = libpidfd_open(tgid, 0);
+	if (fd < 0)
+		goto fail;
+	snprintf(task, sizeof(task), "task/%d", (int)tid);
+	dir = libpidfd_proc_open(fd, task, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0) {
+		close(fd);
+		goto fail;
+	}
+	close(dir);
+	t->fd = fd;
+	t->pid = tgid;
+	t->tid = tid;
+	t->owned = true;
+	return 0;
+fail:
+	errno = err;
+	return -1;
+}
+
 int target_open(const char *arg, struct target *t)
 {
 	*t = (struct target){ .arg = arg, .fd = -1 };
@@ -215,8 +251,63 @@ int target_open(const char *arg, struct target *t)
 	t->pid = (pid_t)parse_number(arg, 1);
 	t->fd = libpidfd_open(t->pid, 0);
 	if (t->fd < 0)
-		return -1;
+		return errno == ENOENT ?
+		       target_thread_group(t, t->pid, ENOENT) : -1;
 	t->owned = true;
+	return 0;
+}
+
+/*
+ * The thread's own pidfd, opened by its number, is that thread's only if
+ * it is alive with that tid while the tid is one of T's tasks (T's pidfd
+ * held): live tids are unique.
+ */
+static int thread_pidfd(const struct target *t)
+{
+	int fd = libpidfd_open(t->tid, PIDFD_THREAD), dir, err;
+	char task[32];
+
+	if (fd < 0)
+		return -1;
+	snprintf(task, sizeof(task), "task/%d", (int)t->tid);
+	dir = libpidfd_proc_open(t->fd, task, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	err = errno;
+	if (dir >= 0)
+		close(dir);
+	if (dir < 0 || libpidfd_getpid(fd) != t->tid) {
+		close(fd);
+		errno = dir < 0 ? err : ESRCH;
+		return -1;
+	}
+	return fd;
+}
+
+int target_open_thread(const char *arg, struct target *t)
+{
+	int fd;
+
+	if (target_open(arg, t) < 0)
+		return -1;
+	if (!t->tid)
+		return 0;
+	fd = thread_pidfd(t);
+	if (fd >= 0) {
+		close(t->fd);
+		t->fd = fd;
+		t->pid = t->tid;
+		return 0;
+	}
+	if (errno != EINVAL) {
+		int err = errno;
+
+		target_close(t);
+		errno = err;
+		return -1;
+	}
+	/* No thread pidfds before Linux 6.9: the process stands for it. */
+	warn_escaped("%s is a thread of process %d (this kernel has no "
+		     "thread pidfds): showing process %d", arg, (int)t->pid,
+		     (int)t->pid);
 	return 0;
 }
 
@@ -230,7 +321,7 @@ void target_close(struct target *t)
 
 const char *signal_name(int sig, char *buf, size_t size)
 {
-	const char *abbrev = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+	const char *abbrev = sig > 0 && sig < SIGRTMIN ? lpfd_signal_abbrev(sig) : NULL;
 
 	if (abbrev)
 		snprintf(buf, size, "SIG%s", abbrev);
@@ -270,7 +361,7 @@ int signal_parse(const char *s)
 	if (strncasecmp(s, "SIG", 3) == 0)
 		s += 3;
 	for (int sig = 1; sig < SIGRTMIN; sig++) {
-		const char *abbrev = sigabbrev_np(sig);
+		const char *abbrev = lpfd_signal_abbrev(sig);
 
 		if (abbrev && strcasecmp(abbrev, s) == 0)
 			return sig;

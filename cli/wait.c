@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pidfd.h"
 
@@ -141,6 +142,8 @@ struct wait_ctx {
 	bool info_exit; /* libpidfd_get_info() can give PIDFD_INFO_EXIT here */
 	struct waiter *w;
 	int n;
+	size_t cap;      /* of w, grown by wait --name */
+	bool self_named; /* wait --name found "self" among the operands */
 };
 
 /*
@@ -220,6 +223,38 @@ static void open_all(struct wait_ctx *c, char **args, int *rc)
 	}
 	report_unwatched(c, args, unwatched, rc);
 	free(unwatched);
+}
+
+/* wait --name: each confirmed match becomes a waiter. */
+static void selected_take(struct target *t, void *arg)
+{
+	struct wait_ctx *c = arg;
+
+	if (t->self) {
+		fprintf(stderr, "pidfd: cannot wait for self: a process "
+			"cannot outlive itself\n");
+		c->self_named = true;
+		return;
+	}
+	if ((size_t)c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->w = realloc(c->w, c->cap * sizeof(*c->w));
+		if (!c->w)
+			abort();
+	}
+	c->w[c->n++] = (struct waiter){ .t = *t, .pending = true };
+}
+
+static int open_selected(struct wait_ctx *c, struct selection *sel,
+			 char **args, int n)
+{
+	static const struct select_ops ops = { selected_take, NULL };
+
+	selection_run(sel, "wait", args, n, &ops, c);
+	if (c->self_named)
+		return EXIT_FAILURE;
+	/* As pgrep: nothing matched is 1. */
+	return sel->matched || sel->rc != EXIT_SUCCESS ? sel->rc : EXIT_FAILURE;
 }
 
 /* The poll() timeout: the earlier of the deadline and a zombie's grace. */
@@ -356,38 +391,71 @@ static void report_timeout(const struct wait_ctx *c)
 	fputc('\n', stderr);
 }
 
+void help_wait(void)
+{
+	fputs("Usage:\n"
+	      " pidfd wait [options] <process>...\n"
+	      " pidfd wait [options] --name <pattern> [<process>...]\n"
+	      "\n"
+	      "Wait until each process has exited, and tell how it ended.\n"
+	      "\n"
+	      HELP_PROCESS
+	      "\n"
+	      "Options:\n"
+	      " -t, --timeout <seconds>  give up after this long (exit 3)\n"
+	      " -J, --json               one JSON document\n"
+	      " -j, --json-lines         one JSON object per line\n"
+	      HELP_SELECT_OPTIONS
+	      HELP_COMMON_OPTIONS
+	      "\n"
+	      "Exit status: 0 success, 1 failure (or nothing matched), 2 not\n"
+	      "supported by this kernel, 3 timeout.\n"
+	      HELP_END,
+	      stdout);
+}
+
 int cmd_wait(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
 		OPTIONS_JSON,
+		OPTIONS_SELECT,
 		OPTIONS_COMMON_END,
 	};
+	struct selection sel = { .rc = EXIT_SUCCESS };
 	struct wait_ctx c = { 0 };
 	struct libpidfd_features f;
 	int64_t timeout = -1, deadline = -1;
 	int opt, rc = EXIT_SUCCESS;
 
-	while ((opt = getopt_long(argc, argv, "t:JjhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:JjhV" SHORT_SELECT, opts,
+				  NULL)) != -1) {
+		if (selection_option(&sel, opt, optarg))
+			continue;
 		if (opt == 't')
 			timeout = parse_timeout(optarg);
 		else if (opt == 'J' || opt == 'j')
 			c.format = opt == 'J' ? JSON_DOC : JSON_LINES;
 		else
-			common_option(opt);
+			common_option(opt, argv, opts);
 	}
-	if (optind >= argc)
+	selection_ready(&sel, "wait");
+	if (optind >= argc && !sel.active)
 		usage_error("wait: no process specified");
 	for (int i = optind; i < argc; i++)
 		target_check(argv[i]);
 	c.info_exit = libpidfd_features(&f, sizeof(f)) == 0 &&
 		      (f.info_mask & PIDFD_INFO_EXIT);
-	c.n = argc - optind;
-	c.w = calloc((size_t)c.n, sizeof(*c.w));
-	if (!c.w)
-		abort();
 	/* Every pidfd first: from here on no pid is read again. */
-	open_all(&c, argv + optind, &rc);
+	if (sel.active) {
+		rc = open_selected(&c, &sel, argv + optind, argc - optind);
+	} else {
+		c.n = argc - optind;
+		c.w = calloc((size_t)c.n, sizeof(*c.w));
+		if (!c.w)
+			abort();
+		open_all(&c, argv + optind, &rc);
+	}
 	if (timeout >= 0)
 		deadline = now_ms() + timeout;
 	sigprocmask(SIG_SETMASK, NULL, &poll_mask);
@@ -408,5 +476,6 @@ int cmd_wait(int argc, char **argv)
 	for (int i = 0; i < c.n; i++)
 		target_close(&c.w[i].t);
 	free(c.w);
+	selection_free(&sel);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,16 +50,38 @@ static int start(const char *cmd, pid_t *pid)
 	return fd;
 }
 
+/*
+ * sigabbrev_np() is glibc's alone (musl has none): the signals that end a
+ * command most often by name, any other by number.
+ */
+static const char *signal_name(int sig, char *buf, size_t size)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGHUP, "SIGHUP" },   { SIGINT, "SIGINT" },
+		{ SIGQUIT, "SIGQUIT" }, { SIGABRT, "SIGABRT" },
+		{ SIGKILL, "SIGKILL" }, { SIGSEGV, "SIGSEGV" },
+		{ SIGPIPE, "SIGPIPE" }, { SIGTERM, "SIGTERM" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig)
+			return names[i].name;
+	snprintf(buf, size, "signal %d", sig);
+	return buf;
+}
+
 static void report(pid_t pid, const char *cmd, const siginfo_t *si)
 {
+	char name[16];
+
 	switch (si->si_code) {
 	case CLD_EXITED:
 		printf("%d '%s': exited %d\n", pid, cmd, si->si_status);
 		break;
 	case CLD_KILLED:
 	case CLD_DUMPED:
-		printf("%d '%s': killed by SIG%s%s\n", pid, cmd,
-		       sigabbrev_np(si->si_status),
+		printf("%d '%s': killed by %s%s\n", pid, cmd,
+		       signal_name(si->si_status, name, sizeof(name)),
 		       si->si_code == CLD_DUMPED ? " (core dumped)" : "");
 		break;
 	}

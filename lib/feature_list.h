@@ -62,10 +62,10 @@
 
 /*
  * The PIDFD_INFO_* bits libpidfd_get_info() knows, in bit order, from which
- * what it can return here and the tool's names are made; src/get_info.c
- * fails the build where the header's struct pidfd_info has bytes past the
- * last field listed, tests/test-lists.c where the header has a bit this
- * list lacks or the man page does not name one.
+ * what it can return here and the tool's names are made;
+ * tests/test-lists.c fails where the header has a bit this list lacks or
+ * the man page does not name one. Each bit's fields are in
+ * LPFD_INFO_FIELDS below.
  *
  *   B(NAME, the feature with which the native path returns it, whether
  *     the emulation returns it, the last field of struct pidfd_info it
@@ -80,5 +80,41 @@
 	B(SUPPORTED_MASK,  GET_INFO,       1, supported_mask)                   \
 	B(COREDUMP_SIGNAL, INFO_SUPPORTED, 0, coredump_signal)                  \
 	B(COREDUMP_CODE,   INFO_CODE,      0, coredump_code)
+
+/*
+ * Every field of struct pidfd_info, in order: the one list a new field is
+ * added to, beside its bit above. src/get_info.c fails the build where
+ * the header's struct and this list disagree (a field unlisted, moved or
+ * resized); what the other copies must say of each field is checked
+ * against it: the translation of every kernel's layout
+ * (tests/test-layout.c), native against emulated (tests/test-get-info.c),
+ * the tool's column and the copies written for readers and compilers
+ * (tests/test-lists.c, tests/test-cli-docs.c). A column is NULL only for
+ * what is not the process's: the masks and the padding.
+ *
+ *   F(field, its offset, the size of the first layout that has it there
+ *     (a PIDFD_INFO_SIZE_VERn), the PIDFD_INFO_* bit that says it is
+ *     filled (0: none), the tool's column that shows it)
+ */
+#define LPFD_INFO_FIELDS(F)                                                   \
+	F(mask,             0, 64, 0,                          NULL)          \
+	F(cgroupid,         8, 64, PIDFD_INFO_CGROUPID,        "CGROUPID")    \
+	F(pid,             16, 64, PIDFD_INFO_PID,             "PID")         \
+	F(tgid,            20, 64, PIDFD_INFO_PID,             "TGID")        \
+	F(ppid,            24, 64, PIDFD_INFO_PID,             "PPID")        \
+	F(ruid,            28, 64, PIDFD_INFO_CREDS,           "RUID")        \
+	F(rgid,            32, 64, PIDFD_INFO_CREDS,           "RGID")        \
+	F(euid,            36, 64, PIDFD_INFO_CREDS,           "EUID")        \
+	F(egid,            40, 64, PIDFD_INFO_CREDS,           "EGID")        \
+	F(suid,            44, 64, PIDFD_INFO_CREDS,           "SUID")        \
+	F(sgid,            48, 64, PIDFD_INFO_CREDS,           "SGID")        \
+	F(fsuid,           52, 64, PIDFD_INFO_CREDS,           "FSUID")       \
+	F(fsgid,           56, 64, PIDFD_INFO_CREDS,           "FSGID")       \
+	F(exit_code,       60, 64, PIDFD_INFO_EXIT,            "EXITCODE")    \
+	F(coredump_mask,   64, 72, PIDFD_INFO_COREDUMP,        "COREDUMP")    \
+	F(coredump_signal, 68, 72, PIDFD_INFO_COREDUMP_SIGNAL, "COREDUMPSIG") \
+	F(coredump_code,   72, 88, PIDFD_INFO_COREDUMP_CODE,   "COREDUMPCODE") \
+	F(coredump_pad,    76, 88, 0,                          NULL)          \
+	F(supported_mask,  80, 88, PIDFD_INFO_SUPPORTED_MASK,  NULL)
 
 #endif /* LIBPIDFD_FEATURE_LIST_H */

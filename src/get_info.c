@@ -38,16 +38,22 @@ static const struct {
 };
 
 /*
- * The list and the header agree: no byte of struct pidfd_info lies past
- * the last field the list names, so that a field added to the struct
- * does not compile without its line.
+ * The list and the header agree: each field of LPFD_INFO_FIELDS is where
+ * the list says, within the first layout it names, and the fields fill the
+ * struct, so that a field added to the struct does not compile without
+ * its line.
  */
-#define INFO_END(last)                                                         \
-	(offsetof(struct pidfd_info, last) + sizeof(((struct pidfd_info *)0)->last))
-#define INFO_IS_LAST(NAME, feat, emulated, last)                               \
-	|| INFO_END(last) == sizeof(struct pidfd_info)
-_Static_assert(0 LPFD_INFO_BITS(INFO_IS_LAST),
-	       "struct pidfd_info has a field LPFD_INFO_BITS lacks");
+#define INFO_FIELD_SIZE(field) sizeof(((struct pidfd_info *)0)->field)
+#define INFO_FIELD_AT(field, offset, since, bit, column)                       \
+	_Static_assert(offsetof(struct pidfd_info, field) == (offset) &&       \
+		       (offset) + INFO_FIELD_SIZE(field) <= (since) &&         \
+		       (since) <= sizeof(struct pidfd_info),                   \
+		       "LPFD_INFO_FIELDS: " #field " is not where it says");
+LPFD_INFO_FIELDS(INFO_FIELD_AT)
+#define INFO_FIELD_SUM(field, offset, since, bit, column)                      \
+	+ INFO_FIELD_SIZE(field)
+_Static_assert(0 LPFD_INFO_FIELDS(INFO_FIELD_SUM) == sizeof(struct pidfd_info),
+	       "struct pidfd_info has a field LPFD_INFO_FIELDS lacks");
 
 /*
  * What libpidfd_get_info() can return on this kernel, by the path it

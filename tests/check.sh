@@ -2,9 +2,10 @@
 # make check: every test natively on this kernel, with LIBPIDFD_EMULATE=1,
 # under older kernels' personalities (tests/personality.c), inside
 # Linux 5.10, 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh), and
-# in real x86_64 and arm64 kernels under qemu-system (tests/vm.sh). Every
-# result line names its kernel. Any failure, or a run that cannot happen,
-# fails the whole. The last line sums all.
+# in real x86_64 and arm64 kernels under qemu-system (tests/vm.sh); then
+# the i386 and musl builds on this kernel. Every result line names its
+# kernel. Any failure, or a run that cannot happen, fails the whole. The
+# last line sums all.
 set -u
 build=${1:-build}
 here=$(dirname "$0")
@@ -142,6 +143,11 @@ run_mode "$here/static.sh" "$build"
 # (tests/i386.sh).
 run_mode "$here/i386.sh" "$build" native
 run_mode "$here/i386.sh" "$build" emulated
+
+# musl: the whole build with musl-gcc, the kernel's headers through a
+# directory of the build's own, in both modes (tests/musl.sh).
+run_mode "$here/musl.sh" "$build" native
+run_mode "$here/musl.sh" "$build" emulated
 
 # Hostile input: every /proc parser under libFuzzer for a few seconds (make
 # fuzz runs them for minutes).

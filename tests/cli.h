@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "harness.h"
+#include "util.h"
 
 struct cli_out {
 	char out[65536];
@@ -122,6 +123,87 @@ static inline int cli_run(struct cli_out *o, char **argv)
 }
 
 #define CLI(o, ...) cli_run((o), (char *[]){ __VA_ARGS__, NULL })
+
+/*
+ * A program stopped at its system calls (seccomp user notification):
+ * cli_trap_pre(), a cli_start() pre hook, installs the filter in the
+ * program before its exec and hands the listener over; cli_trap_serve(),
+ * run in a thread of the test, takes it and calls hook at each stop
+ * until the program is gone. Both take the struct cli_trap as arg.
+ */
+struct cli_trap {
+	long nr, nr2; /* the system calls that stop */
+	util_stop_hook hook;
+	void *arg;
+	int req[2], ack[2]; /* the listener handed over, and taken */
+};
+
+struct cli_trap_handover {
+	pid_t pid;
+	int listener;
+};
+
+static inline void cli_trap_init(struct cli_trap *t, long nr, long nr2,
+				 util_stop_hook hook, void *arg)
+{
+	*t = (struct cli_trap){ nr, nr2, hook, arg, { -1, -1 }, { -1, -1 } };
+	ASSERT_EQ(pipe2(t->req, O_CLOEXEC), 0);
+	ASSERT_EQ(pipe2(t->ack, O_CLOEXEC), 0);
+}
+
+static inline void cli_trap_pre(char **argv, void *arg)
+{
+	struct cli_trap *t = arg;
+	struct cli_trap_handover h = { getpid(), -1 };
+	char c;
+
+	(void)argv;
+	h.listener = util_notif_filter2(t->nr, t->nr2);
+	/* The listener is close-on-exec: the test takes it before the exec. */
+	if (h.listener < 0 || write(t->req[1], &h, sizeof(h)) != sizeof(h) ||
+	    read(t->ack[0], &c, 1) != 1)
+		_exit(91);
+}
+
+static inline void *cli_trap_serve(void *arg)
+{
+	struct cli_trap *t = arg;
+	struct cli_trap_handover h;
+	int tool, listener;
+
+	ASSERT_EQ(read(t->req[0], &h, sizeof(h)), sizeof(h));
+	tool = libpidfd_open(h.pid, 0);
+	ASSERT_GE(tool, 0);
+	listener = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
+	ASSERT_GE(listener, 0);
+	close(tool);
+	ASSERT_EQ(write(t->ack[1], "", 1), 1);
+	util_notif_serve(&listener, t->hook, t->arg); /* until it is gone */
+	return NULL;
+}
+
+/*
+ * A pid recycled under a stopped program: the victim, a child of the
+ * test, is killed and reaped, and a newcomer (another uid) started at
+ * its pid, which cli_reuse_now() does once.
+ */
+struct cli_reuse {
+	int victim_fd;
+	pid_t victim;
+	struct util_gen gen;
+	int newcomer_fd;
+	bool reused;
+};
+
+static inline void cli_reuse_now(struct cli_reuse *r)
+{
+	if (r->reused)
+		return;
+	util_kill_reap_keep_fd(r->victim_fd);
+	ASSERT_EQ(util_spawn_gen(&r->gen, 2222, r->victim, &r->newcomer_fd),
+		  r->victim);
+	r->reused = true;
+}
 
 /* The value of "key": in a one-line JSON object, as text ("" if absent). */
 static inline const char *json_get(const char *obj, const char *key)

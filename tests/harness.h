@@ -28,6 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/names.h"
+
 typedef void (*harness_fn)(void);
 /*
  * Constructors run in whatever order the link gives them (reversed under
@@ -103,8 +105,8 @@ bool harness_privileged(void);
 		int _e = errno;                                               \
 		if (_r != -1 || _e != (err))                                  \
 			FAIL("%s: want -1/%s, got %lld/%s", #call,            \
-			     strerrorname_np(err) ? strerrorname_np(err) : "?", \
-			     _r, _e ? strerrorname_np(_e) : "0");             \
+			     lpfd_errno_name(err) ? lpfd_errno_name(err) : "?", \
+			     _r, _e ? lpfd_errno_name(_e) : "0");             \
 	} while (0)
 
 /* TEST_PERSONALITY=5.10: answer as that kernel would (tests/personality.c). */

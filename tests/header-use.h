@@ -9,22 +9,32 @@
 #elif __STDC_VERSION__ >= 201112L
 # define SA(c, m) _Static_assert(c, m)
 #else
-# define SA_CAT(a, b) a##b
-# define SA_AT(c, line) typedef char SA_CAT(static_assert_, line)[(c) ? 1 : -1]
-# define SA(c, m) SA_AT(c, __LINE__)
+/* An array redeclared, of size 1 while true: any number on one line. */
+# define SA(c, m) extern char header_use_assert[(c) ? 1 : -1]
 #endif
 
-/* The library's own struct: the newest layout, whatever the headers. */
-SA(sizeof(struct libpidfd_info) == 88, "size");
-SA(offsetof(struct libpidfd_info, cgroupid) == 8, "cgroupid");
-SA(offsetof(struct libpidfd_info, pid) == 16, "pid");
-SA(offsetof(struct libpidfd_info, fsgid) == 56, "fsgid");
-SA(offsetof(struct libpidfd_info, exit_code) == 60, "exit_code");
-SA(offsetof(struct libpidfd_info, coredump_mask) == 64, "coredump_mask");
-SA(offsetof(struct libpidfd_info, coredump_signal) == 68, "coredump_signal");
-SA(offsetof(struct libpidfd_info, coredump_code) == 72, "coredump_code");
-SA(offsetof(struct libpidfd_info, coredump_pad) == 76, "coredump_pad");
-SA(offsetof(struct libpidfd_info, supported_mask) == 80, "supported_mask");
+/* The newest layout, every field: the library's own struct always has it. */
+#define SA_LAYOUT(t)                                                        \
+	SA(sizeof(struct t) == 88, "size");                                 \
+	SA(offsetof(struct t, cgroupid) == 8, "cgroupid");                  \
+	SA(offsetof(struct t, pid) == 16, "pid");                           \
+	SA(offsetof(struct t, tgid) == 20, "tgid");                         \
+	SA(offsetof(struct t, ppid) == 24, "ppid");                         \
+	SA(offsetof(struct t, ruid) == 28, "ruid");                         \
+	SA(offsetof(struct t, rgid) == 32, "rgid");                         \
+	SA(offsetof(struct t, euid) == 36, "euid");                         \
+	SA(offsetof(struct t, egid) == 40, "egid");                         \
+	SA(offsetof(struct t, suid) == 44, "suid");                         \
+	SA(offsetof(struct t, sgid) == 48, "sgid");                         \
+	SA(offsetof(struct t, fsuid) == 52, "fsuid");                       \
+	SA(offsetof(struct t, fsgid) == 56, "fsgid");                       \
+	SA(offsetof(struct t, exit_code) == 60, "exit_code");               \
+	SA(offsetof(struct t, coredump_mask) == 64, "coredump_mask");       \
+	SA(offsetof(struct t, coredump_signal) == 68, "coredump_signal");   \
+	SA(offsetof(struct t, coredump_code) == 72, "coredump_code");       \
+	SA(offsetof(struct t, coredump_pad) == 76, "coredump_pad");         \
+	SA(offsetof(struct t, supported_mask) == 80, "supported_mask")
+SA_LAYOUT(libpidfd_info);
 
 /*
  * struct pidfd_info: the header's own (88 bytes) where no system header can
@@ -36,9 +46,7 @@ SA(offsetof(struct libpidfd_info, supported_mask) == 80, "supported_mask");
 # error "struct pidfd_info is the header's own with the wrong headers"
 #endif
 #ifdef LIBPIDFD_OWN_PIDFD_INFO
-SA(sizeof(struct pidfd_info) == 88, "size");
-SA(offsetof(struct pidfd_info, coredump_code) == 72, "coredump_code");
-SA(offsetof(struct pidfd_info, supported_mask) == 80, "supported_mask");
+SA_LAYOUT(pidfd_info);
 SA(_IOC_SIZE(PIDFD_GET_INFO) == 88, "ioctl size");
 #elif defined(HEADER_INFO_SIZE)
 SA(sizeof(struct pidfd_info) == HEADER_INFO_SIZE, "the system's size");

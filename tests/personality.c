@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "syscall.h" /* numbers musl 1.2.3 lacks (process_mrelease) */
 
 #ifndef MADV_COLD
 #define MADV_COLD 20

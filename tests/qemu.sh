@@ -41,6 +41,9 @@ test-compat	preloads the shim, a shared library: $static_reason
 test-header	builds the library with the host's clang and make, which the guest has not
 test-cli-docs:completion_agrees_with_help	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-docs:completion_of_commands_fields_signals	runs the bash completion script in bash, which the guest (busybox) has not
+test-cli-docs:completion_of_values_after_equals	runs the bash completion script in bash, which the guest (busybox) has not
+test-cli-docs:completion_of_signals_any_case	runs the bash completion script in bash, which the guest (busybox) has not
+test-cli-docs:completion_after_all_offers_no_process	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-docs:manual_json_shapes_keep_their_quotes	renders pidfd.1 with groff, which the guest has not
 "
 

@@ -8,14 +8,19 @@
 
 #include "cli.h"
 #include "util.h"
+#include "../lib/feature_list.h"
 
 static const char commands[][9] = { "info", "wait", "kill", "features" };
 
-static char *help_text(void)
+/* The --help of "pidfd cmd", or of pidfd alone for "". */
+static char *help_of(const char *cmd)
 {
 	struct cli_out o;
 
-	ASSERT_EQ(CLI(&o, "pidfd", "--help"), 0);
+	if (*cmd)
+		ASSERT_EQ(CLI(&o, "pidfd", (char *)cmd, "--help"), 0);
+	else
+		ASSERT_EQ(CLI(&o, "pidfd", "--help"), 0);
 	return strdup(o.out);
 }
 
@@ -68,7 +73,10 @@ static bool has_option(const char *text, const char *dashes, const char *name)
 	return false;
 }
 
-/* The help's option entries: " -X, --long ..." and its continued lines. */
+/*
+ * The help's option entries: " -X, --long ..." or "     --long ...", and
+ * their continued lines.
+ */
 static int help_entries(const char *help, char entries[][512], int max)
 {
 	const char *p = strstr(help, "\nOptions:\n"), *end;
@@ -79,7 +87,7 @@ static int help_entries(const char *help, char entries[][512], int max)
 	for (p += 10; p && p < end; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		size_t len = strcspn(p, "\n");
 
-		if (p[0] == ' ' && p[1] == '-' && n < max)
+		if ((p[1] == '-' || p[5] == '-') && p[6] != ' ' && n < max)
 			snprintf(entries[n++], 512, "%.*s", (int)len, p);
 		else if (n && strlen(entries[n - 1]) + len < 500)
 			strncat(entries[n - 1], p, len);
@@ -87,67 +95,177 @@ static int help_entries(const char *help, char entries[][512], int max)
 	return n;
 }
 
+/* Whether the help of cmd lists --name among its options. */
+static bool help_has(const char *cmd, const char *name)
+{
+	char *help = help_of(cmd), entries[32][512];
+	int n = help_entries(help, entries, 32);
+	bool found = false;
+
+	for (int i = 0; i < n && !found; i++)
+		found = has_option(entries[i], "--", name);
+	free(help);
+	return found;
+}
+
+/*
+ * An option of pidfd(1)'s OPTIONS: ".TP", its line (".BR \-X ", " \-\-long"
+ * or ".B \-\-long"), then the commands that take it, if not all:
+ * ".RB ( info ," ".BR wait )".
+ */
+struct man_option {
+	char shrt;
+	char longs[4][32];
+	int nlongs;
+	char cmds[4][16];
+	int ncmds;
+};
+
+static int man_options(const char *man, struct man_option *opts, int max)
+{
+	const char *p = strstr(man, "\n.SH OPTIONS"), *end;
+	int n = 0;
+
+	ASSERT_TRUE(p != NULL);
+	end = strstr(p + 1, "\n.SH ");
+	for (p = strstr(p, "\n.TP\n.B"); p && p < end && n < max;
+	     p = strstr(p + 1, "\n.TP\n.B")) {
+		struct man_option *o = &opts[n];
+		const char *line = p + 5, *eol = strchr(line, '\n');
+
+		memset(o, 0, sizeof(*o));
+		if (strncmp(line, ".BR \\-", 6) == 0 && line[7] == ' ')
+			o->shrt = line[6];
+		for (const char *l = strstr(line, "\\-\\-"); l && l < eol && o->nlongs < 4;
+		     l = strstr(l + 4, "\\-\\-"))
+			snprintf(o->longs[o->nlongs++], 32, "%s", word_at(l + 4));
+		if (!o->nlongs)
+			continue;
+		for (line = eol + 1; o->ncmds < 4; line = strchr(line, '\n') + 1) {
+			if (strncmp(line, o->ncmds ? ".BR " : ".RB ( ", o->ncmds ? 4 : 6))
+				break;
+			const char *w = word_at(line + (o->ncmds ? 4 : 6));
+
+			snprintf(o->cmds[o->ncmds++], 16, "%s", w);
+			if (line[strcspn(line, "\n") - 1] == ')')
+				break;
+		}
+		n++;
+	}
+	return n;
+}
+
+static bool man_option_for(const struct man_option *o, const char *cmd)
+{
+	for (int c = 0; c < o->ncmds; c++)
+		if (strcmp(o->cmds[c], cmd) == 0)
+			return true;
+	return o->ncmds == 0;
+}
+
+/*
+ * Whether the manual gives --name to cmd: an option may have an entry per
+ * command (wait's --timeout <seconds>, kill's --timeout <ms> <signal>).
+ */
+static bool man_gives(const struct man_option *mo, int nm, const char *name,
+		      const char *cmd)
+{
+	for (int m = 0; m < nm; m++)
+		if (strcmp(mo[m].longs[0], name) == 0 && man_option_for(&mo[m], cmd))
+			return true;
+	return false;
+}
+
+/* Each command's options are in the manual, tagged with that command. */
 TEST(every_help_option_is_in_the_manual)
 {
-	char *help = help_text(), *man = util_read_text("man/pidfd.1");
-	char entries[32][512];
-	int n = help_entries(help, entries, 32);
+	char *man = util_read_text("man/pidfd.1");
+	struct man_option mo[48];
+	int nm = man_options(man, mo, 48), total = 0;
 
-	if (n < 12)
-		FAIL("%d option entries in --help:\n%s", n, help);
-	for (int i = 0; i < n; i++) {
-		char pair[64];
-		const char *e = entries[i];
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		char *help = help_of(commands[c]), entries[32][512];
+		int n = help_entries(help, entries, 32);
 
-		/* " -X, --long": the manual has ".BR \-X ", " \-\-long". */
-		int o = snprintf(pair, sizeof(pair), ".BR \\-%c \", \" \\-\\-", e[2]);
+		for (int i = 0; i < n; i++, total++) {
+			const char *e = entries[i];
+			char pair[64];
 
-		for (const char *w = word_at(e + 7); *w && o < 56; w++)
-			o += snprintf(pair + o, sizeof(pair) - (size_t)o,
-				      *w == '-' ? "\\-" : "%c", *w);
-		if (!strstr(man, pair))
-			FAIL("--help has '%.24s', pidfd(1) lacks '%s'", e, pair);
-		for (const char *p = strstr(e, "--"); p; p = strstr(p + 2, "--"))
-			if (!has_option(man, "\\-\\-", roff(word_at(p + 2))))
-				FAIL("pidfd(1) lacks --%s", word_at(p + 2));
+			/* " -X, --long": the manual has ".BR \-X ", " \-\-long". */
+			int o = e[1] == '-' ?
+				snprintf(pair, sizeof(pair), ".BR \\-%c \", \" \\-\\-", e[2]) :
+				snprintf(pair, sizeof(pair), "\n.B%s \\-\\-",
+					 strchr(e + 7, '<') ? "I" : "");
+
+			for (const char *w = word_at(strstr(e, "--") + 2); *w && o < 56; w++)
+				o += snprintf(pair + o, sizeof(pair) - (size_t)o,
+					      *w == '-' ? "\\-" : "%c", *w);
+			if (!strstr(man, pair))
+				FAIL("%s --help has '%.24s', pidfd(1) lacks '%s'",
+				     commands[c], e, pair);
+			for (const char *p = strstr(e, "--"); p; p = strstr(p + 2, "--"))
+				if (!has_option(man, "\\-\\-", roff(word_at(p + 2))))
+					FAIL("pidfd(1) lacks --%s", word_at(p + 2));
+			if (!man_gives(mo, nm, word_at(strstr(e, "--") + 2), commands[c]))
+				FAIL("pidfd(1) does not give %s's %.24s", commands[c], e);
+		}
+		free(help);
 	}
-	free(help);
+	if (total < 20)
+		FAIL("%d option entries in the commands' --help", total);
 	free(man);
 }
 
+/*
+ * Each option of the manual is in the help of exactly the commands it is
+ * given to, and every --long from SYNOPSIS to OPTIONS is one the tool has.
+ */
 TEST(every_manual_option_is_in_help)
 {
-	char *help = help_text(), *man = util_read_text("man/pidfd.1");
-	const char *opts = strstr(man, "\n.SH OPTIONS"), *end;
-	int seen = 0;
+	char *man = util_read_text("man/pidfd.1"), *help = help_of("");
+	const char *end = strstr(strstr(man, "\n.SH OPTIONS"), "\n.SH ");
+	struct man_option mo[48];
+	int nm = man_options(man, mo, 48);
+	size_t all = 0;
 
-	ASSERT_TRUE(opts != NULL);
-	end = strstr(opts + 1, "\n.SH ");
-	for (const char *p = strstr(opts, "\n.BR \\-"); p && p < end;
-	     p = strstr(p + 1, "\n.BR \\-")) {
-		char pair[64];
-		char s = p[7];
-		const char *l = p + 8;
+	ASSERT_TRUE(nm >= 12);
+	for (int m = 0; m < nm; m++) {
+		for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+			bool want = man_gives(mo, nm, mo[m].longs[0], commands[c]);
 
-		/* Option lines only: ".BR \\-X ", " \\-\\-long". */
-		if (strncmp(l, " \", \" \\-\\-", 10) != 0)
-			continue;
-		l += 6;
-		snprintf(pair, sizeof(pair), " -%c, --%s ", s, word_at(l + 4));
-		if (!strstr(help, pair))
-			FAIL("pidfd(1) has '%s', --help does not", pair);
-		seen++;
+			if (help_has(commands[c], mo[m].longs[0]) != want)
+				FAIL("pidfd(1) gives --%s %sto %s, its --help %s",
+				     mo[m].longs[0], want ? "" : "not ",
+				     commands[c], want ? "lacks it" : "has it");
+		}
+		if (mo[m].shrt) {
+			char pair[64], *h = help_of(mo[m].ncmds ? mo[m].cmds[0] : "");
+
+			snprintf(pair, sizeof(pair), " -%c, --%s ", mo[m].shrt,
+				 mo[m].longs[0]);
+			if (!strstr(h, pair))
+				FAIL("pidfd(1) has '%s', --help does not", pair);
+			free(h);
+		}
 	}
-	ASSERT_TRUE(seen >= 12);
-	/* Every --long from SYNOPSIS to OPTIONS is one the tool has. */
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		char *h = help_of(commands[c]);
+		size_t len = strlen(help);
+
+		help = realloc(help, len + strlen(h) + 1);
+		strcpy(help + len, h);
+		free(h);
+		all++;
+	}
 	for (const char *p = strstr(man, "\\-\\-"); p && p < end;
 	     p = strstr(p + 4, "\\-\\-")) {
 		const char *w = word_at(p + 4);
 
 		/* "--" alone ends the options. */
 		if (*w && !has_option(help, "--", w))
-			FAIL("pidfd(1) names --%s, --help does not", w);
+			FAIL("pidfd(1) names --%s, no --help does", w);
 	}
+	ASSERT_EQ(all, sizeof(commands) / sizeof(commands[0]));
 	free(help);
 	free(man);
 }
@@ -155,8 +273,8 @@ TEST(every_manual_option_is_in_help)
 /* The field list and the default, in both. */
 TEST(fields_and_default_agree)
 {
-	char *help = help_text(), *man = util_read_text("man/pidfd.1");
-	const char *f = strstr(help, "Available info fields:\n"), *d, *mf, *me;
+	char *help = help_of("info"), *man = util_read_text("man/pidfd.1");
+	const char *f = strstr(help, "Available fields:\n"), *d, *mf, *me;
 	int nfields = 0, nman = 0;
 	char def[256], want[300];
 
@@ -199,6 +317,27 @@ TEST(fields_and_default_agree)
 	free(man);
 }
 
+/* Each field of struct pidfd_info with a value has its column. */
+TEST(every_info_field_has_its_column)
+{
+	static const char *const columns[] = {
+#define COLUMN(field, offset, since, bit, column) column,
+		LPFD_INFO_FIELDS(COLUMN)
+#undef COLUMN
+	};
+	char *help = help_of("info"), pat[32];
+
+	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++) {
+		if (!columns[i])
+			continue;
+		snprintf(pat, sizeof(pat), "\n %-12s ", columns[i]);
+		if (!strstr(help, pat))
+			FAIL("the column %s of LPFD_INFO_FIELDS is not in --help",
+			     columns[i]);
+	}
+	free(help);
+}
+
 /* What bash completes for these words, one candidate a line. */
 static char *complete(const char *words)
 {
@@ -213,7 +352,8 @@ static char *complete(const char *words)
 		 "PATH='%s':\"$PATH\" bash --norc --noprofile -c '"
 		 ". cli/pidfd.bash-completion && COMP_WORDS=(%s) && "
 		 "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _pidfd && "
-		 "printf \"%%s\\n\" \"${COMPREPLY[@]}\"'", dir, words);
+		 "for w in \"${COMPREPLY[@]}\"; do printf \"%%s\\n\" \"$w\"; done'",
+		 dir, words);
 	p = popen(cmd, "r");
 	ASSERT_TRUE(p != NULL);
 	n = fread(out, 1, sizeof(out) - 1, p);
@@ -232,31 +372,18 @@ static bool has_line(const char *text, const char *line)
 	return false;
 }
 
-/* Each command's options in the completion are those --help gives it. */
+/* Each command's options in the completion are those its --help gives. */
 TEST(completion_agrees_with_help)
 {
-	char *help = help_text();
-	char entries[32][512];
-	int n = help_entries(help, entries, 32);
-
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		char *help = help_of(commands[c]), entries[32][512];
+		int n = help_entries(help, entries, 32), want = 0, lines = 0;
 		char words[64], *got;
-		int want = 0, lines = 0;
 
 		snprintf(words, sizeof(words), "pidfd %s --", commands[c]);
 		got = complete(words);
 		for (int i = 0; i < n; i++) {
-			const char *desc = entries[i] + 26, *open = strchr(desc, '(');
-			bool tagged = strcspn(desc, ":") < strcspn(desc, " ");
-			char tag[48];
-			bool mine;
-
-			/* "info: ...", "... (info, wait)", or every command. */
-			snprintf(tag, sizeof(tag), "%s:", commands[c]);
-			mine = strncmp(desc, tag, strlen(tag)) == 0 ||
-			       (open && strstr(open, commands[c])) ||
-			       (!tagged && !open);
-			for (const char *p = strstr(entries[i], "--"); mine && p;
+			for (const char *p = strstr(entries[i], "--"); p;
 			     p = strstr(p + 2, "--")) {
 				char opt[80];
 
@@ -271,8 +398,8 @@ TEST(completion_agrees_with_help)
 		if (lines != want)
 			FAIL("completion of '%s' has %d options, --help %d:\n%s",
 			     words, lines, want, got);
+		free(help);
 	}
-	free(help);
 }
 
 TEST(completion_of_commands_fields_signals)
@@ -286,7 +413,8 @@ TEST(completion_of_commands_fields_signals)
 	got = complete("pidfd info --output +ST");
 	ASSERT_EQ(strcmp(got, "+STATE\n+START\n"), 0);
 	got = complete("pidfd info -o C");
-	ASSERT_EQ(strcmp(got, "CGROUPID\nCGROUP\nCOMM\nCWD\nCOREDUMP\nCOREDUMPSIG\n"), 0);
+	ASSERT_EQ(strcmp(got, "CGROUPID\nCGROUP\nCOMM\nCWD\nCOREDUMP\nCOREDUMPSIG\n"
+			   "COREDUMPCODE\n"), 0);
 	got = complete("pidfd info -o PID,EX");
 	ASSERT_EQ(strcmp(got, "PID,EXE\nPID,EXIT\nPID,EXITCODE\n"), 0);
 	got = complete("pidfd kill -s KI");
@@ -301,6 +429,64 @@ TEST(completion_of_commands_fields_signals)
 	ASSERT_EQ(strcmp(got, "self\n"), 0);
 	got = complete("pidfd info 1");
 	ASSERT_TRUE(has_line(got, "1"));
+}
+
+/* What bash completes for words is exactly want, one candidate a line. */
+static void expect_completion(const char *words, const char *want)
+{
+	const char *got = complete(words);
+
+	if (strcmp(got, want))
+		FAIL("completion of '%s':\n%s, want:\n%s", words, got, want);
+}
+
+/*
+ * bash splits "--signal=TE" at '=' (COMP_WORDBREAKS): the words are
+ * "--signal" "=" "TE", or "--signal" "=" right after the '='. The value
+ * is completed, never a process.
+ */
+TEST(completion_of_values_after_equals)
+{
+	const char *got = complete("pidfd kill --signal =");
+
+	ASSERT_TRUE(has_line(got, "KILL") && !has_line(got, "self"));
+	got = complete("pidfd info --fields =");
+	ASSERT_TRUE(has_line(got, "PID") && !has_line(got, "self"));
+	expect_completion("pidfd kill --signal = TE", "TERM\n");
+	expect_completion("pidfd kill 1 --signal = sigk", "SIGKILL\n");
+	expect_completion("pidfd info --output = PID,CG", "PID,CGROUPID\nPID,CGROUP\n");
+	expect_completion("pidfd info -o = +ST", "+STATE\n+START\n");
+	expect_completion("pidfd wait --timeout =", "");
+	/* After a whole "--output=PID", processes again. */
+	expect_completion("pidfd info --output = PID se", "self\n");
+}
+
+/* Signal names in any case, with or without SIG, as the tool takes them. */
+TEST(completion_of_signals_any_case)
+{
+	expect_completion("pidfd kill -s sigte", "SIGTERM\n");
+	expect_completion("pidfd kill -s SIGTE", "SIGTERM\n");
+	expect_completion("pidfd kill -s te", "TERM\n");
+	expect_completion("pidfd kill --signal Sigus", "SIGUSR1\nSIGUSR2\n");
+	expect_completion("pidfd kill -sigte", "-SIGTERM\n");
+	expect_completion("pidfd kill -te", "-TERM\n");
+	/* kill --timeout MS SIGNAL: nothing for the milliseconds, then signals. */
+	expect_completion("pidfd kill --timeout \"\"", "");
+	expect_completion("pidfd kill --timeout 100 sigk", "SIGKILL\n");
+	expect_completion("pidfd kill --timeout = 100 KI", "KILL\n");
+	expect_completion("pidfd kill -q \"\"", "");
+}
+
+/* info --all takes no process, and its completion offers none. */
+TEST(completion_after_all_offers_no_process)
+{
+	expect_completion("pidfd info -a \"\"", "");
+	expect_completion("pidfd info --all se", "");
+	expect_completion("pidfd info -Jna \"\"", "");
+	expect_completion("pidfd info -o PID --all \"\"", "");
+	/* Without it, processes. */
+	expect_completion("pidfd info -J se", "self\n");
+	expect_completion("pidfd info -o all se", "self\n");
 }
 
 /* The JSON shapes of -J keep their quotes once rendered (roff eats '"'). */

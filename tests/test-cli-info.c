@@ -220,7 +220,7 @@ static int crash_with_core(const char *dir)
 
 TEST(info_ending_killed_with_core)
 {
-	char dir[] = "/tmp/libpidfd-core.XXXXXX", cmd[64];
+	char dir[] = "/tmp/libpidfd-core.XXXXXX", cmd[64], how[16], code[16];
 	struct inherit in;
 	struct cli_out o;
 	siginfo_t si;
@@ -231,8 +231,9 @@ TEST(info_ending_killed_with_core)
 	in.fd = crash_with_core(dir);
 	ASSERT_EQ(waitid(P_PIDFD, (id_t)in.fd, &si, WEXITED), 0);
 	ASSERT_EQ(si.si_code, CLD_DUMPED);
-	r = cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "EXIT,COREDUMP",
-					"fd:3", NULL }, pass_fd3, &in);
+	r = cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o",
+					"EXIT,COREDUMP,COREDUMPCODE", "fd:3",
+					NULL }, pass_fd3, &in);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	ASSERT_EQ(system(cmd), 0);
 	if (util_exit_after_reap()) {
@@ -240,6 +241,14 @@ TEST(info_ending_killed_with_core)
 		ASSERT_TRUE(strstr(line_of(o.out, 1),
 				   "killed by SIGSEGV (core dumped)") != NULL);
 		ASSERT_TRUE(strstr(line_of(o.out, 1), "dumped") != NULL);
+		/*
+		 * raise(3): SI_TKILL, where the kernel tells how the core
+		 * was dumped (to a file, 7.2 does not) and its code (7.1).
+		 */
+		ASSERT_EQ(sscanf(strstr(line_of(o.out, 1), "dumped)"),
+				 "dumped) %15s %15s", how, code), 2);
+		if (strcmp(how, "-") != 0 && util_native(LPFD_FEAT_INFO_CODE))
+			ASSERT_EQ(strcmp(code, "-6"), 0);
 	} else {
 		ASSERT_EQ(r, 1);
 	}

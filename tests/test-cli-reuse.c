@@ -17,40 +17,8 @@
 #include "cli.h"
 #include "util.h"
 
-struct reuse_ctx {
-	int req[2], ack[2]; /* the tool's listener handed over, and taken */
-	int victim_fd;      /* the pidfd the tool is asked about, by pid */
-	pid_t victim;
-	struct util_gen gen; /* the newcomer at the victim's pid */
-	int newcomer_fd;
-	bool reused;
-};
-
-static struct reuse_ctx ctx;
-
-struct handover {
-	pid_t pid;
-	int listener;
-};
-
-/*
- * In the tool's process before exec: every open stops for the test
- * (openat, and openat2, with which the library refuses mounts inside
- * /proc).
- */
-static void trap_opens(char **argv, void *arg)
-{
-	struct handover h = { getpid(), -1 };
-	char c;
-
-	(void)argv;
-	(void)arg;
-	h.listener = util_notif_filter2(SYS_openat, SYS_openat2);
-	/* The listener is close-on-exec: the test takes it before the exec. */
-	if (h.listener < 0 || write(ctx.req[1], &h, sizeof(h)) != sizeof(h) ||
-	    read(ctx.ack[0], &c, 1) != 1)
-		_exit(91);
-}
+/* The pidfd the tool is asked about, by pid, and the newcomer at its pid. */
+static struct cli_reuse ctx;
 
 /* The path a stopped openat names, read from the tool's memory. */
 static void path_of(const struct seccomp_notif *req, char *buf, size_t size)
@@ -73,30 +41,9 @@ static bool maybe_reuse(int stop, const struct seccomp_notif *req,
 		return false;
 	snprintf(want, sizeof(want), "%d/stat", ctx.victim); /* relative to /proc */
 	path_of(req, path, sizeof(path));
-	if (ctx.reused || strcmp(path, want) != 0)
-		return false;
-	util_kill_reap_keep_fd(ctx.victim_fd);
-	ASSERT_EQ(util_spawn_gen(&ctx.gen, 2222, ctx.victim, &ctx.newcomer_fd),
-		  ctx.victim);
-	ctx.reused = true;
+	if (strcmp(path, want) == 0)
+		cli_reuse_now(&ctx);
 	return false;
-}
-
-static void *supervise(void *arg)
-{
-	struct handover h;
-	int tool, listener;
-
-	(void)arg;
-	ASSERT_EQ(read(ctx.req[0], &h, sizeof(h)), sizeof(h));
-	tool = libpidfd_open(h.pid, 0);
-	ASSERT_GE(tool, 0);
-	listener = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
-	ASSERT_GE(listener, 0);
-	close(tool);
-	ASSERT_EQ(write(ctx.ack[1], "", 1), 1);
-	util_notif_serve(&listener, maybe_reuse, NULL); /* until the tool is gone */
-	return NULL;
 }
 
 static void name_old_owner(void *arg)
@@ -113,18 +60,19 @@ static void set_name(void)
 /* As pid 1 of a pid namespace with its own /proc, where pids can be chosen. */
 static void reuse_under_the_tool(void)
 {
+	struct cli_trap trap;
 	struct cli_out o;
 	char pidstr[16], want[128];
 	pthread_t th;
 
-	ASSERT_EQ(pipe2(ctx.req, O_CLOEXEC), 0);
-	ASSERT_EQ(pipe2(ctx.ack, O_CLOEXEC), 0);
+	/* Every open stops (openat2 too: the library refuses mounts with it). */
+	cli_trap_init(&trap, SYS_openat, SYS_openat2, maybe_reuse, NULL);
 	set_name();
 	snprintf(pidstr, sizeof(pidstr), "%d", ctx.victim);
-	ASSERT_EQ(pthread_create(&th, NULL, supervise, NULL), 0);
+	ASSERT_EQ(pthread_create(&th, NULL, cli_trap_serve, &trap), 0);
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "-j", "-o",
 					      "PID,COMM,STATE,START,ARGS", pidstr,
-					      NULL }, trap_opens, NULL), 0);
+					      NULL }, cli_trap_pre, &trap), 0);
 	pthread_join(th, NULL);
 	ASSERT_TRUE(ctx.reused);
 	/* The pid the pidfd gave, and nothing that /proc said of the newcomer. */

@@ -10,7 +10,21 @@
 #include "internal.h"
 #include "util.h"
 
-static const char try_line[] = "Try 'pidfd --help' for more information.\n";
+static const char *const commands[] = { "info", "wait", "kill", "features" };
+
+/* The "Try" line for argv: the command's own --help, if one is named. */
+static const char *try_line(char *const *argv)
+{
+	static char line[80];
+	const char *cmd = "";
+
+	for (size_t c = 0; argv[1] && c < UTIL_COUNT(commands); c++)
+		if (strcmp(argv[1], commands[c]) == 0)
+			cmd = commands[c];
+	snprintf(line, sizeof(line), "Try 'pidfd%s%s --help' for more information.\n",
+		 *cmd ? " " : "", cmd);
+	return line;
+}
 
 /* Every usage error: exit 1, nothing on stdout, the Try line last. */
 TEST(usage_errors_exit_1_with_try_line)
@@ -55,18 +69,28 @@ TEST(usage_errors_exit_1_with_try_line)
 		{ "pidfd", "info", "+5" },
 		{ "pidfd", "info", "0x10" },
 		{ "pidfd", "info", "fd:0x3" },
+		{ "pidfd", "kill", "--timeout", "100" },
+		{ "pidfd", "kill", "1", "--timeout", "100" },
+		{ "pidfd", "kill", "--timeout", "x", "KILL", "1" },
+		{ "pidfd", "kill", "--timeout", "-5", "KILL", "1" },
+		{ "pidfd", "kill", "--timeout", "5", "NOSUCH", "1" },
+		{ "pidfd", "kill", "-q", "x", "1" },
+		{ "pidfd", "kill", "-q", "2147483648", "1" },
+		{ "pidfd", "kill", "--thread", "--pgrp", "1" },
+		{ "pidfd", "kill", "--verbose" },
 		{ "pidfd", "features", "extra" },
 		{ "pidfd", "features", "--bogus" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct cli_out o;
-		size_t el;
+		const char *try = try_line((char **)cases[i]);
+		size_t el, tl = strlen(try);
 		int r = cli_run(&o, (char **)cases[i]);
 
 		el = strlen(o.err);
-		if (r != 1 || o.out[0] || el < sizeof(try_line) - 1 ||
-		    strcmp(o.err + el - (sizeof(try_line) - 1), try_line) ||
+		if (r != 1 || o.out[0] || el < tl ||
+		    strcmp(o.err + el - tl, try) ||
 		    strncmp(o.err, "pidfd: ", 7))
 			FAIL("case %zu (%s %s %s): exit %d, out '%s', err '%s'",
 			     i, cases[i][1] ? cases[i][1] : "", cases[i][2] ?
@@ -75,24 +99,103 @@ TEST(usage_errors_exit_1_with_try_line)
 	}
 }
 
+/* The help of "pidfd cmd" ("" for pidfd alone), by --help or -h. */
+static const char *help_of(const char *cmd, const char *opt)
+{
+	static struct cli_out o;
+
+	if (*cmd)
+		ASSERT_EQ(CLI(&o, "pidfd", (char *)cmd, (char *)opt), 0);
+	else
+		ASSERT_EQ(CLI(&o, "pidfd", (char *)opt), 0);
+	ASSERT_EQ(o.err[0], '\0');
+	ASSERT_TRUE(strstr(o.out, "pidfd(1)") != NULL);
+	ASSERT_TRUE(strstr(o.out, " -h, --help ") != NULL);
+	ASSERT_TRUE(strstr(o.out, " -V, --version ") != NULL);
+	return o.out;
+}
+
+/*
+ * pidfd --help names the commands; each command's --help is its own, as
+ * in util-linux's multi-command tools: its usage and options, no other's.
+ */
 TEST(help_on_stdout_exit_0)
 {
-	static const char *const cases[][4] = {
-		{ "pidfd", "--help" }, { "pidfd", "-h" },
-		{ "pidfd", "info", "--help" }, { "pidfd", "wait", "-h" },
-		{ "pidfd", "kill", "--help" }, { "pidfd", "features", "--help" },
+	static const struct {
+		const char *cmd, *has, *lacks;
+	} cases[] = {
+		{ "", "\n kill      send a signal", " --signal " },
+		{ "", "\n info      show", " CGROUP " },
+		{ "info", " -o, --output <list> ", " --signal " },
+		{ "info", "\n CGROUP ", " --timeout " },
+		{ "wait", " -t, --timeout <seconds> ", " --output " },
+		{ "wait", " -J, --json ", " --signal " },
+		{ "kill", " -s, --signal <signal> ", " --output " },
+		{ "kill", " -l, --list ", " --json" },
+		{ "kill", "64 some processes", " CGROUP " },
+		{ "features", " -j, --json-lines ", " --signal " },
+		{ "features", "Exit status", " --all " },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < UTIL_COUNT(cases); i++) {
+		char usage[64];
+
+		for (int h = 0; h < 2; h++) {
+			const char *out = help_of(cases[i].cmd, h ? "-h" : "--help");
+
+			snprintf(usage, sizeof(usage), "Usage:\n pidfd %s",
+				 *cases[i].cmd ? cases[i].cmd : "info");
+			ASSERT_EQ(strncmp(out, usage, strlen(usage)), 0);
+			if (!strstr(out, cases[i].has))
+				FAIL("pidfd %s --help lacks '%s':\n%s",
+				     cases[i].cmd, cases[i].has, out);
+			if (strstr(out, cases[i].lacks))
+				FAIL("pidfd %s --help has '%s':\n%s",
+				     cases[i].cmd, cases[i].lacks, out);
+		}
+	}
+	/* Options anywhere: --help after a process is the command's too. */
+	ASSERT_EQ(strncmp(help_of("kill", "--help"), "Usage:\n pidfd kill", 18), 0);
+	ASSERT_EQ(strcmp(help_of("features", "--help"), help_of("features", "-h")), 0);
+}
+
+/* A control byte or an escape sequence in an option: escaped, as always. */
+TEST(getopt_errors_are_escaped)
+{
+	static const char *const cases[][5] = {
+		{ "pidfd", "info", "-\x1b", "self", "invalid option -- '\\x1b'" },
+		{ "pidfd", "info", "--\x1b[2J", "self",
+		  "unrecognized option '--\\x1b[2J'" },
+		{ "pidfd", "--\x1b]0;title\x07", "info", "self",
+		  "unrecognized option '--\\x1b]0;title\\x07'" },
+		{ "pidfd", "info", "--json=\x1b[2J", "self",
+		  "option '--json' doesn't allow an argument" },
+		{ "pidfd", "info", "--js\x1b", "self",
+		  "unrecognized option '--js\\x1b'" },
+		{ "pidfd", "info", "--js", "self",
+		  "option '--js' is ambiguous; possibilities: '--json' '--json-lines'" },
+		{ "pidfd", "info", "--fi", NULL,
+		  "option '--fields' requires an argument" },
+		{ "pidfd", "kill", "1", "-s", "option requires an argument -- 's'" },
+		{ "pidfd", "info", "-nz", "self", "invalid option -- 'z'" },
+		{ "pidfd", "info", "--raw", "-zn", "invalid option -- 'z'" },
+		{ "pidfd", "info", "--raw=1", "self",
+		  "option '--raw' doesn't allow an argument" },
+	};
+
+	for (size_t i = 0; i < UTIL_COUNT(cases); i++) {
+		char *argv[5] = { 0 }, want[160];
 		struct cli_out o;
 
-		ASSERT_EQ(cli_run(&o, (char **)cases[i]), 0);
-		ASSERT_EQ(o.err[0], '\0');
-		ASSERT_EQ(strncmp(o.out, "Usage:\n pidfd info", 18), 0);
-		ASSERT_TRUE(strstr(o.out, "--timeout") != NULL);
-		ASSERT_TRUE(strstr(o.out, " CGROUP ") != NULL);
-		ASSERT_TRUE(strstr(o.out, "pidfd(1)") != NULL);
-		ASSERT_TRUE(strstr(o.out, " -l, --list ") != NULL);
+		for (int a = 0; a < 4 && cases[i][a]; a++)
+			argv[a] = (char *)cases[i][a];
+		if (!cases[i][3])
+			argv[3] = NULL;
+		snprintf(want, sizeof(want), "pidfd: %s\n%s", cases[i][4],
+			 try_line(argv));
+		ASSERT_EQ(cli_run(&o, argv), 1);
+		if (strcmp(o.err, want))
+			FAIL("case %zu: '%s', want '%s'", i, o.err, want);
 	}
 }
 

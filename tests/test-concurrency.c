@@ -92,7 +92,7 @@ static struct {
 static void wrong(const char *what, int i, long r, int err)
 {
 	note_wrong(&S.wrongs, "%s on target %d: %ld %s", what, i, r,
-		   strerrorname_np(err));
+		   lpfd_errno_name(err));
 }
 
 /* r is the answer for target i, alive or gone. */
@@ -360,7 +360,7 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 			FAIL("get_info (%s path, round %d): %s, handler state %d; "
 			     "now: fdinfo %d pid %d, status %d have %#x, unreaped %d",
 			     i & 1 ? "emulated" : "native", i,
-			     strerrorname_np(err), (int)H.bad, a, fi.pid, b,
+			     lpfd_errno_name(err), (int)H.bad, a, fi.pid, b,
 			     st.have, lpfd_pidfd_unreaped(H.fd));
 		}
 		ASSERT_EQ(info.pid, H.pid);
@@ -617,7 +617,7 @@ static struct {
 static void cache_wrong(const char *what, int round, long r, int err)
 {
 	note_wrong(&C.wrongs, "%s, round %d: %ld %s", what, round, r,
-		   err ? strerrorname_np(err) : "0");
+		   err ? lpfd_errno_name(err) : "0");
 }
 
 static void *cache_user(void *arg)

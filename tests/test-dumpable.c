@@ -134,8 +134,8 @@ static int compare(const struct answer *got, const struct answer *ref,
 			continue;
 		printf("# %s, call %d (%s path): %ld/%s, dumpable %ld/%s\n",
 		       how, i % NCALLS, i < NCALLS ? "native" : "emulated",
-		       g->ret, strerrorname_np(g->err) ?: "0",
-		       r->ret, strerrorname_np(r->err) ?: "0");
+		       g->ret, lpfd_errno_name(g->err) ?: "0",
+		       r->ret, lpfd_errno_name(r->err) ?: "0");
 		bad++;
 	}
 	return bad;

@@ -60,7 +60,7 @@ static void info_efault_on(int fd, const char *target, bool emulate, char *p)
 		    errno != EFAULT)
 			FAIL("get_info(%s, %s) on the %s path: errno %s", target,
 			     bad[i].what, emulate ? "emulated" : "native",
-			     strerrorname_np(errno) ?: "0");
+			     lpfd_errno_name(errno) ?: "0");
 	}
 }
 

@@ -62,14 +62,14 @@ static void expect_right_or(int fd, pid_t pid, unsigned int uid, int emulate,
 	} else if (errno != err) {
 		FAIL("%s path: get_info errno %d (%s), want %s",
 		     emulate ? "emulated" : "native", errno,
-		     strerrorname_np(errno), strerrorname_np(err));
+		     lpfd_errno_name(errno), lpfd_errno_name(err));
 	}
 	errno = 0;
 	p = libpidfd_getpid(fd);
 	if (p != pid && !(p == -1 && errno == err))
 		FAIL("%s path: getpid %d errno %s for pid %d, want it or %s",
 		     emulate ? "emulated" : "native", p,
-		     strerrorname_np(errno), pid, strerrorname_np(err));
+		     lpfd_errno_name(errno), pid, lpfd_errno_name(err));
 }
 
 /*
@@ -92,7 +92,7 @@ static void expect_own_uts_or(int err)
 			if (errno != err)
 				FAIL("%s path: get_namespace(PIDFD_SELF_PROCESS): %s, want %s",
 				     em ? "emulated" : "native",
-				     strerrorname_np(errno), strerrorname_np(err));
+				     lpfd_errno_name(errno), lpfd_errno_name(err));
 			continue;
 		}
 		ASSERT_EQ(fstat(ns, &st), 0);

@@ -206,7 +206,7 @@ static int call(enum fn f, enum kind k)
 
 static const char *name_of(int e)
 {
-	return e == OK ? "success" : strerrorname_np(e) ? strerrorname_np(e) : "?";
+	return e == OK ? "success" : lpfd_errno_name(e) ? lpfd_errno_name(e) : "?";
 }
 
 /* One function's column, every kind, both paths; every wrong cell told. */
@@ -310,8 +310,8 @@ static void open_rows(void *arg)
 		if (got == row[i].want)
 			continue;
 		printf("# open(%s): %s, want %s\n", row[i].what,
-		       strerrorname_np(got) ?: "OK",
-		       strerrorname_np(row[i].want) ?: "OK");
+		       lpfd_errno_name(got) ?: "OK",
+		       lpfd_errno_name(row[i].want) ?: "OK");
 		bad++;
 	}
 	ASSERT_EQ(bad, 0);
@@ -383,8 +383,8 @@ static void flag_rows(void *arg)
 					continue;
 				printf("# %d(%s, flags %#x): %s, want %s\n", calls[c],
 				       k ? "PIDFD_SELF_PROCESS" : "a child",
-				       bad_flags[i], strerrorname_np(got) ?: "OK",
-				       strerrorname_np(want));
+				       bad_flags[i], lpfd_errno_name(got) ?: "OK",
+				       lpfd_errno_name(want));
 				bad++;
 			}
 	}

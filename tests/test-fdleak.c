@@ -421,8 +421,8 @@ static void fdleak_all(void)
 			    !fewer_features(i % NCALLS, r, want)) {
 				printf("# %s (%s path, %d spare fds): %ld/%s, "
 				       "with fds to spare %ld/%s\n", name, path,
-				       SPARE(run), r->ret, strerrorname_np(r->err),
-				       want->ret, strerrorname_np(want->err));
+				       SPARE(run), r->ret, lpfd_errno_name(r->err),
+				       want->ret, lpfd_errno_name(want->err));
 				failures++;
 			}
 		}
@@ -498,8 +498,8 @@ static void closing_variants(void)
 			if (differs)
 				printf("# %s (%s path, %s): %ld/%s, else %ld/%s\n",
 				       calls[i % NCALLS].name, path, what[run],
-				       r->ret, strerrorname_np(r->err), res[i].ret,
-				       strerrorname_np(res[i].err));
+				       r->ret, lpfd_errno_name(r->err), res[i].ret,
+				       lpfd_errno_name(res[i].err));
 			failures += r->leaked || differs;
 		}
 	ASSERT_EQ(failures, 0);

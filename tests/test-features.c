@@ -18,6 +18,7 @@
 
 #include "harness.h"
 #include "internal.h"
+#include "syscall.h"
 #include "util.h"
 
 static long sys(long nr, long a, long b, long c, long d)
@@ -139,7 +140,7 @@ TEST(every_kernel_bit_is_what_the_kernel_says)
 	want[LPFD_FEAT_PROCESS_MADVISE] =
 		exists(sys(SYS_process_madvise, -1, 0, 0, 0));
 	want[LPFD_FEAT_PROCESS_MRELEASE] =
-		exists(sys(SYS_process_mrelease, -1, 0, 0, 0));
+		exists(sys(__NR_process_mrelease, -1, 0, 0, 0));
 	want[LPFD_FEAT_PIDFD_THREAD] = open_works(PIDFD_THREAD, gettid());
 	want[LPFD_FEAT_NS_IOCTLS] = ns_ioctl_works();
 	want[LPFD_FEAT_GET_INFO] = have_info;

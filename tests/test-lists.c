@@ -38,6 +38,23 @@ static const struct {
 #undef INFO_BIT
 };
 
+static const struct {
+	const char *name, *column;
+	size_t offset, since;
+	uint64_t bit;
+} fields[] = {
+#define FIELD(field, offset, since, bit, column)                               \
+	{ #field, column, offset, since, bit },
+	LPFD_INFO_FIELDS(FIELD)
+#undef FIELD
+};
+
+static const uint64_t info_bit_values[] = {
+#define INFO_BIT(NAME, feat, emulated, last) PIDFD_INFO_##NAME,
+	LPFD_INFO_BITS(INFO_BIT)
+#undef INFO_BIT
+};
+
 static bool is_word_char(char c)
 {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -204,4 +221,142 @@ TEST(every_info_bit_is_listed_and_documented)
 	}
 	free(man);
 	free(h);
+}
+
+/*
+ * The two lists agree: each field is filled under a listed bit, each bit
+ * fills a listed field; and a field without a column of the tool is not
+ * the process's (a mask or padding).
+ */
+TEST(every_info_field_is_under_a_listed_bit)
+{
+	for (size_t i = 0; i < lpfd_array_size(fields); i++) {
+		bool listed = !fields[i].bit;
+
+		for (size_t b = 0; b < lpfd_array_size(info_bit_values); b++)
+			listed |= fields[i].bit == info_bit_values[b];
+		if (!listed)
+			FAIL("LPFD_INFO_FIELDS: the bit of %s is not in "
+			     "LPFD_INFO_BITS", fields[i].name);
+		if (!fields[i].column && fields[i].bit &&
+		    fields[i].bit != PIDFD_INFO_SUPPORTED_MASK)
+			FAIL("LPFD_INFO_FIELDS: %s has a value and no column",
+			     fields[i].name);
+	}
+	for (size_t b = 0; b < lpfd_array_size(info_bit_values); b++) {
+		bool filled = false;
+
+		for (size_t i = 0; i < lpfd_array_size(fields); i++)
+			filled |= fields[i].bit == info_bit_values[b];
+		if (!filled)
+			FAIL("LPFD_INFO_BITS: %s fills no field of "
+			     "LPFD_INFO_FIELDS", info_bits[b].name);
+	}
+}
+
+/* member, accessed as ->member or .member, somewhere in text. */
+static bool has_member_use(const char *text, const char *member)
+{
+	size_t n = strlen(member);
+
+	for (const char *p = text; (p = strstr(p, member)); p++)
+		if (p > text && (p[-1] == '.' || p[-1] == '>') &&
+		    !is_word_char(p[n]))
+			return true;
+	return false;
+}
+
+/* Each field with a value, as member access in file. */
+static void expect_member_uses(const char *file)
+{
+	char *text = util_read_text(file);
+
+	for (size_t i = 0; i < lpfd_array_size(fields); i++)
+		if (fields[i].bit && !has_member_use(text, fields[i].name))
+			FAIL("%s checks no value of %s", file, fields[i].name);
+	free(text);
+}
+
+/*
+ * Each layout of the list has its PIDFD_INFO_SIZE_VERn in text, as
+ * `PIDFD_INFO_SIZE_VERn<sep>size`, sep one of the strings given.
+ */
+static void expect_layout_sizes(const char *what, const char *text,
+				const char *sep)
+{
+	for (size_t i = 0; i < lpfd_array_size(fields); i++) {
+		bool found = false;
+		char fmt[32];
+		unsigned int n;
+		size_t size;
+
+		snprintf(fmt, sizeof(fmt), "PIDFD_INFO_SIZE_VER%%u%s%%zu", sep);
+		for (const char *p = text; (p = strstr(p, "PIDFD_INFO_SIZE_VER")); p++)
+			found |= sscanf(p, fmt, &n, &size) == 2 &&
+				 size == fields[i].since;
+		if (!found)
+			FAIL("%s has no PIDFD_INFO_SIZE_VERn of %zu bytes", what,
+			     fields[i].since);
+	}
+}
+
+/* Each field of the list in text[0, end), as a word. */
+static void expect_field_names(const char *what, const char *text,
+			       const char *end)
+{
+	for (size_t i = 0; i < lpfd_array_size(fields); i++)
+		if (!has_word(text, end, fields[i].name))
+			FAIL("%s lacks the field %s", what, fields[i].name);
+}
+
+/*
+ * The copies of struct pidfd_info written for compilers and readers have
+ * every field of the list where it is: the user's static asserts
+ * (tests/header-use.h, compiled by tests/header.sh after every include
+ * order), the future <linux/pidfd.h> of tests/header.sh (a superset of
+ * the library's), the shim's kernel-API test, the manual; each value is
+ * checked by tests/test-get-info.c, and NEWS names each bit.
+ */
+TEST(every_copy_of_the_info_struct_has_every_field)
+{
+	char *use = util_read_text("tests/header-use.h");
+	char *sh = util_read_text("tests/header.sh");
+	char *kapi = util_read_text("tests/compat/kapi.c");
+	char *man = util_read_text("man/libpidfd_get_info.3");
+	char *news = util_read_text("NEWS");
+	char *h = util_read_text("include/libpidfd.h");
+	const char *end, *next = section(sh, "linux-next/linux/pidfd.h",
+					 "\nH\n", &end);
+	char line[96];
+
+	snprintf(line, sizeof(line), "SA(sizeof(struct pidfd_info) == %zu,",
+		 sizeof(struct pidfd_info));
+	if (!strstr(use, line))
+		FAIL("tests/header-use.h lacks %s", line);
+	for (size_t i = 1; i < lpfd_array_size(fields); i++) {
+		snprintf(line, sizeof(line),
+			 "SA(offsetof(struct pidfd_info, %s) == %zu,",
+			 fields[i].name, fields[i].offset);
+		if (!strstr(use, line))
+			FAIL("tests/header-use.h lacks %s", line);
+	}
+	for (size_t b = 0; b < lpfd_array_size(info_bits); b++) {
+		snprintf(line, sizeof(line), "PIDFD_INFO_%s", info_bits[b].name);
+		if (!has_word(use, use + strlen(use), line))
+			FAIL("tests/header-use.h does not use %s", line);
+		if (!has_word(news, news + strlen(news), line))
+			FAIL("NEWS does not name %s", line);
+	}
+	expect_layout_sizes("tests/header-use.h", use, " ==");
+	expect_layout_sizes("include/libpidfd.h", h, "");
+	expect_field_names("tests/header.sh's linux-next header", next, end);
+	expect_field_names("tests/compat/kapi.c", kapi, kapi + strlen(kapi));
+	expect_field_names("man/libpidfd_get_info.3", man, man + strlen(man));
+	expect_member_uses("tests/test-get-info.c");
+	free(h);
+	free(news);
+	free(man);
+	free(kapi);
+	free(sh);
+	free(use);
 }

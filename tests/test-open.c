@@ -74,7 +74,7 @@ static void expect_not_a_process(pid_t tid, unsigned int flags)
 	r = libpidfd_open(tid, flags);
 	if (r != -1 || errno != ENOENT)
 		FAIL("open(thread %d, %#x): want -1/ENOENT, got %d/%s",
-		     tid, flags, r, strerrorname_np(errno) ?: "0");
+		     tid, flags, r, lpfd_errno_name(errno) ?: "0");
 }
 
 TEST(open_thread)

@@ -249,7 +249,7 @@ static ino_t g_uts;         /* the target's uts namespace (ours) */
 static void fail_call(const struct call *c, const char *when, const char *what)
 {
 	FAIL("%s %s: %s (ret %d errno %s, pid %u uid %u mask %#llx)",
-	     call_name[c->kind], when, what, c->ret, strerrorname_np(c->err),
+	     call_name[c->kind], when, what, c->ret, lpfd_errno_name(c->err),
 	     c->info.pid, c->info.ruid, (unsigned long long)c->info.mask);
 }
 

@@ -237,8 +237,8 @@ static void compare(const struct sandbox *sb, const char *what)
 			continue;
 		printf("# %s, call %d (%s path): %ld/%s, unrestricted %ld/%s\n",
 		       what, i % NCALLS, i < NCALLS ? "native" : "emulated",
-		       got[i].ret, strerrorname_np(got[i].err) ?: "0",
-		       ref[i].ret, strerrorname_np(ref[i].err) ?: "0");
+		       got[i].ret, lpfd_errno_name(got[i].err) ?: "0",
+		       ref[i].ret, lpfd_errno_name(ref[i].err) ?: "0");
 		bad++;
 	}
 	ASSERT_EQ(bad, 0);

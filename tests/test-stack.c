@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Every public function, on every path, within 4 KiB of stack from its
- * entry: each runs on a painted stack (makecontext), cold (every probe and
+ * entry: each runs on a painted stack (a thread's), cold (every probe and
  * cache reset, so the probes run inside it) and warm, natively and
  * emulated, and the deepest byte it touched is measured. Each also runs in
  * a signal handler on an 8 KiB alternate stack (the classic SIGSTKSZ),

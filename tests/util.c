@@ -18,7 +18,6 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -758,7 +757,6 @@ char *util_read_text(const char *path)
 #define PAINT 0xa5
 
 static char *g_painted;
-static ucontext_t g_paint_main, g_paint_call;
 static void (*g_paint_fn)(void);
 static uintptr_t g_paint_entry;
 
@@ -776,14 +774,18 @@ static inline uintptr_t stack_pointer(void)
 	return sp;
 }
 
-static void on_painted_stack(void)
+static void *on_painted_stack(void *unused)
 {
+	(void)unused;
 	g_paint_entry = stack_pointer();
 	g_paint_fn();
+	return NULL;
 }
 
 size_t util_stack_used(void (*fn)(void))
 {
+	pthread_attr_t attr;
+	pthread_t thread;
 	size_t i = 0;
 
 	if (!g_painted) {
@@ -793,12 +795,16 @@ size_t util_stack_used(void (*fn)(void))
 	}
 	memset(g_painted, PAINT, PAINTED);
 	g_paint_fn = fn;
-	ASSERT_EQ(getcontext(&g_paint_call), 0);
-	g_paint_call.uc_stack.ss_sp = g_painted;
-	g_paint_call.uc_stack.ss_size = PAINTED;
-	g_paint_call.uc_link = &g_paint_main;
-	makecontext(&g_paint_call, on_painted_stack, 0);
-	ASSERT_EQ(swapcontext(&g_paint_main, &g_paint_call), 0);
+	/*
+	 * A thread on the painted stack, not makecontext(): musl has no
+	 * <ucontext.h> functions. Whatever the C library keeps at the top of a
+	 * thread's stack lies above the entry, outside the measure.
+	 */
+	ASSERT_EQ(pthread_attr_init(&attr), 0);
+	ASSERT_EQ(pthread_attr_setstack(&attr, g_painted, PAINTED), 0);
+	ASSERT_EQ(pthread_create(&thread, &attr, on_painted_stack, NULL), 0);
+	ASSERT_EQ(pthread_join(thread, NULL), 0);
+	pthread_attr_destroy(&attr);
 	while (i < PAINTED && (unsigned char)g_painted[i] == PAINT)
 		i++;
 	return (size_t)(g_paint_entry - (uintptr_t)(g_painted + i));

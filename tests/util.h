@@ -261,7 +261,7 @@ void util_cgroup_move(const char *dir, pid_t pid);
 void util_cgroup_remove(const char *dir);
 
 /*
- * The stack fn uses: run on a painted stack of its own (makecontext), the
+ * The stack fn uses: run on a painted stack of its own (a thread's), the
  * bytes below the frame that calls it that it touched. The caller's frame
  * is counted too (a few words): an upper bound.
  */

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Selection by name (--name, --full, --exact) in info, kill and wait, as
+ * pgrep selects, and never a recycled pid: the tool runs under a seccomp
+ * filter that stops it at pidfd_open(); when it opens the pid it matched,
+ * this test kills and reaps that process and starts a differently named
+ * one at the same pid, then lets the open go on. The tool must find the
+ * newcomer's name wrong through the pidfd, and signal nobody.
+ *
+ * Each test runs as pid 1 of a pid namespace with a /proc of its own, so
+ * that the only processes a name can match are the test's.
+ */
+#include <libpidfd.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+
+#include "cli.h"
+#include "util.h"
+
+#define ASSERT_STR_EQ(got, want)                                              \
+	do {                                                                  \
+		if (strcmp((got), (want)) != 0)                               \
+			FAIL("got '%s', want '%s'", (got), (want));           \
+	} while (0)
+
+static void default_signals(void)
+{
+	sigset_t none;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static void name_child(void *name)
+{
+	default_signals();
+	prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+/* A child named name (its comm), sleeping; its pid as text. */
+static pid_t named(const char *name, int *fd, char text[16])
+{
+	return util_spawn_text(name_child, (void *)name, fd, text);
+}
+
+/* A child whose arguments are argv0 and "3600", its comm "sleep". */
+static pid_t with_args(const char *argv0, int *fd, char text[16])
+{
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		default_signals();
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execv("/bin/sleep", (char *[]){ (char *)argv0, "3600", NULL });
+		_exit(127);
+	}
+	*fd = libpidfd_open(pid, 0);
+	ASSERT_GE(*fd, 0);
+	snprintf(text, 16, "%d", pid);
+	return pid;
+}
+
+/* Whether a child is still alive (not signalled, not exited). */
+static bool alive(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
+/* How a child ended: the signal that killed it, or -1. */
+static int killed_by(int fd)
+{
+	siginfo_t si;
+
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	close(fd);
+	return si.si_code == CLD_KILLED ? si.si_status : -1;
+}
+
+/* The pids a JSON-lines info printed, in order, as "a b c". */
+static const char *pids_of(const char *out)
+{
+	static char pids[512];
+	size_t o = 0;
+
+	pids[0] = '\0';
+	for (int i = 0; *line_of(out, i); i++)
+		o += (size_t)snprintf(pids + o, sizeof(pids) - o, "%s%s",
+				      o ? " " : "", json_get(line_of(out, i), "pid"));
+	return pids;
+}
+
+static void by_comm_args_and_exact(void)
+{
+	char a1[16], a2[16], b[16], f[16], want[128];
+	int fa1, fa2, fb, ff;
+	struct cli_out o;
+
+	named("alpha-one", &fa1, a1);
+	named("alpha-two", &fa2, a2);
+	named("beta", &fb, b);
+	with_args("marker-xyz", &ff, f);
+	/* An extended regular expression on the command name, as pgrep. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "--name",
+		      "alpha-(one|two)"), 0);
+	snprintf(want, sizeof(want), "%s %s", a1, a2);
+	ASSERT_STR_EQ(pids_of(o.out), want);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "^bet"), 0);
+	ASSERT_STR_EQ(pids_of(o.out), b);
+	/* --exact: the whole name. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-x", "-N", "alpha"), 1);
+	ASSERT_STR_EQ(o.out, "");
+	ASSERT_STR_EQ(o.err, "");
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "--exact",
+		      "--name", "alpha-two"), 0);
+	ASSERT_STR_EQ(pids_of(o.out), a2);
+	/* The arguments only with --full; the name alone without. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "marker"), 1);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID,COMM", "--full",
+		      "-N", "marker-xyz 36"), 0);
+	snprintf(want, sizeof(want), "{\"pid\":%s,\"comm\":\"sleep\"}\n", f);
+	ASSERT_STR_EQ(o.out, want);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-f", "-x", "-N",
+		      "marker-xyz"), 1);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-f", "-x", "-N",
+		      "marker-xyz 3600"), 0);
+	ASSERT_STR_EQ(pids_of(o.out), f);
+	/* Among the processes named, where there are any. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "alpha", b,
+		      a2), 0);
+	ASSERT_STR_EQ(pids_of(o.out), a2);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "alpha", b), 1);
+	/* Never the tool itself, as pgrep; unless named. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "COMM", "-x", "-N", "pidfd"), 1);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "COMM", "-x", "-N", "pidfd",
+		      "self"), 0);
+	ASSERT_STR_EQ(o.out, "{\"comm\":\"pidfd\"}\n");
+	util_kill_reap(fa1);
+	util_kill_reap(fa2);
+	util_kill_reap(fb);
+	util_kill_reap(ff);
+}
+
+TEST(info_selects_by_name_args_exact_as_pgrep)
+{
+	util_in_pidns(by_comm_args_and_exact, true);
+}
+
+static void kill_and_wait_by_name(void)
+{
+	char a1[16], a2[16], b[16], err[128];
+	int fa1, fa2, fb;
+	struct cli_out o;
+
+	named("victim-a", &fa1, a1);
+	named("victim-b", &fa2, a2);
+	named("bystander", &fb, b);
+	/* wait: both victims watched, the bystander not. */
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-t", "0", "-N", "^victim"), 3);
+	snprintf(err, sizeof(err), "pidfd: wait: timed out; still running: %s %s\n",
+		 a1, a2);
+	ASSERT_STR_EQ(o.err, err);
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-N", "nobody-here"), 1);
+	ASSERT_STR_EQ(o.err, "");
+	/* As pgrep, a warning where a name cannot match (at most 15 bytes). */
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-N", "nobody-by-this-name"), 1);
+	ASSERT_TRUE(strstr(o.err, "longer than 15 bytes") != NULL);
+	/* kill: both victims, by SIGKILL, and nobody else. */
+	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "KILL", "--name", "^victim"), 0);
+	ASSERT_STR_EQ(o.out, "");
+	ASSERT_STR_EQ(o.err, "");
+	ASSERT_EQ(killed_by(fa1), SIGKILL);
+	ASSERT_EQ(killed_by(fa2), SIGKILL);
+	ASSERT_TRUE(alive(fb));
+	/* Nothing matched: 1, as pkill, and nobody signalled. */
+	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-x", "-N", "bystande"), 1);
+	ASSERT_STR_EQ(o.err, "");
+	ASSERT_TRUE(alive(fb));
+	util_kill_reap(fb);
+}
+
+TEST(kill_and_wait_select_by_name)
+{
+	util_in_pidns(kill_and_wait_by_name, true);
+}
+
+TEST(selection_usage_errors)
+{
+	struct cli_out o;
+
+	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--full", "1"), 1);
+	ASSERT_TRUE(strstr(o.err, "--full and --exact need --name") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-x", "self"), 1);
+	ASSERT_TRUE(strstr(o.err, "--full and --exact need --name") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--name", "(unclosed"), 1);
+	ASSERT_TRUE(strstr(o.err, "pidfd: wait: invalid --name '(unclosed'") != NULL);
+	ASSERT_TRUE(strstr(o.err, "Try 'pidfd wait --help'") != NULL);
+}
+
+/* ------------------------------------------------------------------------
+ * A pid recycled between the match and the open.
+ */
+/* The process matched by name, and the newcomer at its pid. */
+static struct cli_reuse ctx;
+
+/* The reuse, when the tool opens the pid it matched. */
+static bool maybe_reuse(int stop, const struct seccomp_notif *req,
+			struct seccomp_notif_resp *resp, void *arg)
+{
+	(void)stop, (void)resp, (void)arg;
+	if ((pid_t)req->data.args[0] == ctx.victim)
+		cli_reuse_now(&ctx);
+	return false;
+}
+
+static void reuse_under_kill(void)
+{
+	struct cli_trap trap;
+	struct cli_out o;
+	char comm[16];
+	pthread_t th;
+
+	/* The tool stops at every pidfd_open. */
+	cli_trap_init(&trap, SYS_pidfd_open, SYS_pidfd_open, maybe_reuse, NULL);
+	ctx.victim = util_spawn(name_child, "old-owner", &ctx.victim_fd);
+	ASSERT_EQ(pthread_create(&th, NULL, cli_trap_serve, &trap), 0);
+	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "kill", "-s", "KILL",
+					      "--exact", "--name", "old-owner",
+					      NULL }, cli_trap_pre, &trap), 1);
+	pthread_join(th, NULL);
+	ASSERT_TRUE(ctx.reused);
+	/* The newcomer is named otherwise (this thread's name, copied). */
+	ASSERT_EQ(prctl(PR_GET_NAME, (unsigned long)comm, 0, 0, 0), 0);
+	ASSERT_TRUE(strcmp(comm, "old-owner") != 0);
+	/* Nothing matched once checked through the pidfd: nobody signalled. */
+	ASSERT_STR_EQ(o.err, "");
+	ASSERT_TRUE(alive(ctx.newcomer_fd));
+	ASSERT_EQ(syscall(SYS_pidfd_send_signal, ctx.newcomer_fd, 0, NULL, 0), 0);
+	util_kill_reap_keep_fd(ctx.newcomer_fd);
+}
+
+TEST_TIMEOUT(kill_by_name_never_signals_a_recycled_pid, 60)
+{
+	util_in_pidns(reuse_under_kill, true);
+}
