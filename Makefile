@@ -247,9 +247,11 @@ $(O)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
 bench: all $(BENCHES)
 	@set -e; for b in $(BENCHES); do echo "# $$b"; $$b $(O); done
 
-# The emulation's table inside Linux 6.1 (user-mode-linux), where it runs.
-bench-uml: all $(O)/bench/bench
+# The emulation's table inside Linux 6.1 (user-mode-linux), where it runs,
+# and pidfd info --all against ps there (11 rounds: a guest run is slow).
+bench-uml: all $(O)/bench/bench $(O)/bench/info-all
 	tests/uml.sh $(O)/bench/bench $(O)
+	tests/uml.sh $(O)/bench/info-all $(O) 11
 
 # libFuzzer targets for the /proc parsers (tests/fuzz/fuzz.c, one program
 # per parser), always built with clang. make check runs each for a few

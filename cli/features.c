@@ -215,14 +215,17 @@ int cmd_features(int argc, char **argv)
 		OPTIONS_COMMON_END,
 	};
 	struct libpidfd_features f;
+	unsigned int given = 0;
 	int c, json = 0;
 
 	while ((c = getopt_long(argc, argv, "JjhV", opts, NULL)) != -1) {
-		if (c == 'J' || c == 'j')
+		if (c == 'J' || c == 'j') {
 			json = c;
-		else
+			given |= c == 'J' ? OUT_JSON : OUT_JSON_LINES;
+		} else
 			common_option(c, argv, opts);
 	}
+	output_modes_check("features", given);
 	if (optind < argc)
 		usage_error("features: unexpected argument '%s'", argv[optind]);
 	if (libpidfd_features(&f, sizeof(f)) < 0) {

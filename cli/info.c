@@ -24,8 +24,7 @@
 #include "../lib/parse.h"
 #include "pidfd.h"
 
-#define INFO_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP | \
-		      PIDFD_INFO_SUPPORTED_MASK)
+#define INFO_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP)
 
 struct proc {
 	struct libpidfd_info info;
@@ -45,6 +44,9 @@ struct proc {
 #define NEED_CGROUP   (1u << 3) /* /proc/<pid>/cgroup */
 #define NEED_EXE      (1u << 4) /* /proc/<pid>/exe */
 #define NEED_CWD      (1u << 5) /* /proc/<pid>/cwd */
+#define NEED_COREDUMP (1u << 6) /* PIDFD_INFO_COREDUMP */
+/* Those read through the process's directory. */
+#define NEED_FILES    (NEED_STAT | NEED_ARGS | NEED_CGROUP)
 
 enum ftype { F_NUM, F_STR };
 
@@ -71,16 +73,16 @@ static bool put_u(char *buf, size_t size, bool known, uint64_t v)
 
 /*
  * A name for an id, remembered: every process of a --all table asks again
- * for root's, and each NSS lookup may read a file.
+ * for root's, and each NSS lookup may read a file. An id without a name
+ * (or with one too long to keep) is its number, as ps shows it.
  */
 struct name_cache {
 	uint32_t id[16];
 	char name[16][64];
-	bool known[16];
 	size_t n, next;
 };
 
-static bool cached_name(struct name_cache *c, uint32_t id, bool user,
+static void cached_name(struct name_cache *c, uint32_t id, bool user,
 			char *buf, size_t size)
 {
 	char tmp[4096];
@@ -99,27 +101,28 @@ static bool cached_name(struct name_cache *c, uint32_t id, bool user,
 			name = gres->gr_name;
 		i = c->n < 16 ? c->n++ : c->next++ % 16;
 		c->id[i] = id;
-		c->known[i] = name && strlen(name) < sizeof(c->name[i]);
-		if (c->known[i])
+		if (name && strlen(name) < sizeof(c->name[i]))
 			strcpy(c->name[i], name);
+		else
+			snprintf(c->name[i], sizeof(c->name[i]), "%" PRIu32, id);
 	}
-	if (c->known[i])
-		snprintf(buf, size, "%s", c->name[i]);
-	return c->known[i];
+	snprintf(buf, size, "%s", c->name[i]);
 }
 
 static bool user_name(uint32_t uid, char *buf, size_t size)
 {
 	static struct name_cache users;
 
-	return cached_name(&users, uid, true, buf, size);
+	cached_name(&users, uid, true, buf, size);
+	return true;
 }
 
 static bool group_name(uint32_t gid, char *buf, size_t size)
 {
 	static struct name_cache groups;
 
-	return cached_name(&groups, gid, false, buf, size);
+	cached_name(&groups, gid, false, buf, size);
+	return true;
 }
 
 #define ID_FIELDS(N, f, bit)                                                  \
@@ -334,7 +337,7 @@ static const struct field fields[] = {
 	{ "FSGID", F_NUM, "file-system group ID", get_fsgid, 0 },
 	{ "FSGROUP", F_STR, "file-system group name", get_fsgroup, 0 },
 	{ "CGROUPID", F_NUM, "cgroup2 ID", get_cgroupid, CG },
-	{ "CGROUP", F_STR, "cgroup2 path", get_cgroup, CG | NEED_CGROUP },
+	{ "CGROUP", F_STR, "cgroup2 path", get_cgroup, NEED_CGROUP },
 	{ "COMM", F_STR, "command name", get_comm, NEED_STAT },
 	{ "ARGS", F_STR, "command line ([COMM] if none)", get_args,
 	  NEED_STAT | NEED_ARGS },
@@ -344,9 +347,12 @@ static const struct field fields[] = {
 	{ "CWD", F_STR, "working directory", get_cwd, NEED_CWD },
 	{ "EXIT", F_STR, "how it ended, once reaped", get_exit, 0 },
 	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
-	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump, 0 },
-	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig, 0 },
-	{ "COREDUMPCODE", F_NUM, "its si_code (SI_TKILL: -6)", get_coredumpcode, 0 },
+	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump,
+	  NEED_COREDUMP },
+	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig,
+	  NEED_COREDUMP },
+	{ "COREDUMPCODE", F_NUM, "its si_code (SI_TKILL: -6)", get_coredumpcode,
+	  NEED_COREDUMP },
 };
 #undef CG
 
@@ -357,6 +363,51 @@ void info_list_fields(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		fprintf(f, " %-12s %s\n", fields[i].name, fields[i].help);
 	fprintf(f, "Default: %s (JSON: all).\n", DEFAULT_FIELDS);
+}
+
+/*
+ * -H/--list-columns, as util-linux 2.40's: each field, right-aligned, its
+ * JSON type and its description; with -J the document lsblk -H -J gives.
+ */
+static void list_columns(int format, bool raw)
+{
+	static const char *names[] = { "HOLDER", "TYPE", "DESCRIPTION" };
+	static const bool right[] = { true, false, false };
+	struct table t = { .ncols = 3, .names = names, .right = right };
+
+	if (format == OUT_JSON) {
+		json_doc_begin(stdout);
+		json_array_begin(stdout, "pidfd-columns", true);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		const char *type = fields[i].type == F_NUM ? "<integer>" :
+							     "<string>";
+		char **row;
+
+		if (format) {
+			if (format == OUT_JSON)
+				json_array_item(stdout, i);
+			printf(format == OUT_JSON ?
+			       "{\n         \"holder\": \"%s\",\n         "
+			       "\"type\": \"%s\",\n         \"description\": " :
+			       "{\"holder\":\"%s\",\"type\":\"%s\",\"description\":",
+			       fields[i].name, type);
+			json_string(stdout, fields[i].help);
+			fputs(format == OUT_JSON ? "\n      }" : "}\n", stdout);
+			continue;
+		}
+		row = calloc(3, sizeof(*row));
+		if (!row || !(row[0] = strdup(fields[i].name)) ||
+		    !(row[1] = strdup(type)) || !(row[2] = strdup(fields[i].help)))
+			abort();
+		table_add_row(&t, row);
+	}
+	if (format == OUT_JSON) {
+		json_array_end(stdout);
+		json_doc_end(stdout);
+	}
+	table_print(stdout, &t, false, raw);
+	table_free(&t);
 }
 
 struct columns {
@@ -412,35 +463,103 @@ static void columns_parse(struct columns *c, const char *list, bool json)
  */
 
 /*
- * What /proc adds, each read through the pidfd (libpidfd_proc_open()):
- * the process's own, or nothing once it is reaped, never a recycled
- * pid's.
+ * What /proc adds, each read through the process's directory bound to
+ * the pidfd: the process's own, or nothing once it is reaped, never a
+ * recycled pid's. The cgroup path is checked against the id where the
+ * pidfd gave one (natively always).
  */
-static void read_proc(const struct target *t, unsigned int need,
-		      struct proc *p)
+static void read_proc(const struct target *t, const struct procdir *d,
+		      unsigned int need, struct proc *p)
 {
-	if ((need & NEED_STAT) && !procfs_stat(t->fd, &p->stat))
+	uint64_t id = p->info.cgroupid;
+
+	if ((need & NEED_STAT) && !procdir_stat(d, &p->stat))
 		p->stat.have = 0;
-	p->args = need & NEED_ARGS ? procfs_args(t->fd) : NULL;
-	p->have_cgroup = (need & NEED_CGROUP) && has(p, PIDFD_INFO_CGROUPID) &&
-			 procfs_cgroup(t->fd, p->info.cgroupid, p->cgroup,
-				       sizeof(p->cgroup));
+	p->args = need & NEED_ARGS ? procdir_args(d) : NULL;
+	p->have_cgroup = (need & NEED_CGROUP) &&
+			 procdir_cgroup(d, has(p, PIDFD_INFO_CGROUPID) ?
+					   &id : NULL,
+					p->cgroup, sizeof(p->cgroup));
 	p->have_exe = (need & NEED_EXE) &&
 		      procfs_link(t->fd, "exe", p->exe, sizeof(p->exe));
 	p->have_cwd = (need & NEED_CWD) &&
 		      procfs_link(t->fd, "cwd", p->cwd, sizeof(p->cwd));
 }
 
-/* 0, or -errno from libpidfd_get_info(). */
-static int query(const struct target *t, unsigned int need, struct proc *p)
+/* Whether libpidfd_get_info() takes its emulated path on this kernel. */
+static bool info_emulated(void)
 {
-	free(p->args);
-	memset(p, 0, offsetof(struct proc, cgroup));
+	static int emulated = -1;
+
+	if (emulated < 0) {
+		struct libpidfd_features f = { 0 };
+
+		emulated = libpidfd_features(&f, sizeof(f)) == 0 &&
+			   f.get_info == LIBPIDFD_EMULATED;
+	}
+	return emulated;
+}
+
+/* 0, or -errno from libpidfd_get_info(). */
+static int get_info(const struct target *t, unsigned int need,
+		    struct proc *p)
+{
 	p->info.mask = INFO_REQUEST |
 		       (need & NEED_CGROUPID ? PIDFD_INFO_CGROUPID : 0);
-	if (libpidfd_get_info(t->fd, &p->info, sizeof(p->info)) < 0)
-		return -errno;
-	read_proc(t, need, p);
+	return libpidfd_get_info(t->fd, &p->info, sizeof(p->info)) < 0 ?
+	       -errno : 0;
+}
+
+/*
+ * A process info --all listed, whose pidfd was opened on its number:
+ * one directory, opened by that number from the procfs root we hold and
+ * checked through the pidfd, for every file. Where libpidfd_get_info()
+ * is emulated and asked for no more than the status file tells, that
+ * file is read through the same directory: the emulation's answer
+ * without its second proof, fdinfo read and check. 1 when done, 0 where
+ * the library is to be asked as for any other process, or -errno.
+ */
+static int query_listed(const struct target *t, int root, unsigned int need,
+			struct proc *p)
+{
+	bool from_status = info_emulated() &&
+			   !(need & (NEED_CGROUPID | NEED_COREDUMP));
+	struct procdir d;
+	int r = 0;
+
+	if (!(need & NEED_FILES) && !from_status)
+		return 0;
+	if (procdir_open_listed(&d, t->fd, t->pid, root) < 0)
+		return 0;
+	if (!from_status || !procdir_info(&d, t->pid, &p->info))
+		r = get_info(t, need, p);
+	if (r == 0)
+		read_proc(t, &d, need, p);
+	procdir_close(&d);
+	return r < 0 ? r : 1;
+}
+
+/*
+ * 0, or -errno from libpidfd_get_info(). root is the procfs root that
+ * info --all holds, for the processes it listed, else -1.
+ */
+static int query(const struct target *t, int root, unsigned int need,
+		 struct proc *p)
+{
+	struct procdir d = { .pidfd = t->fd, .fd = -1 };
+	int r = 0;
+
+	free(p->args);
+	memset(p, 0, offsetof(struct proc, cgroup));
+	if (root >= 0 && (r = query_listed(t, root, need, p)) != 0)
+		return r < 0 ? r : 0;
+	r = get_info(t, need, p);
+	if (r < 0)
+		return r;
+	if (need & NEED_FILES)
+		procdir_open(&d, t->fd);
+	read_proc(t, &d, need, p);
+	procdir_close(&d);
 	return 0;
 }
 
@@ -455,7 +574,8 @@ struct info_ctx {
 	bool headings, raw;
 	bool wide; /* -w: full lines on a terminal too */
 	bool by_user;
-	uid_t user;
+	uid_t users[32]; /* -u: any of these effective users */
+	size_t nusers;
 	struct table table;
 	size_t shown;
 	int rc;
@@ -536,23 +656,32 @@ static void fail(struct info_ctx *x, int err)
 	fail_status(x, exit_status_of(err));
 }
 
+static bool by_users(const struct info_ctx *x, const struct proc *p)
+{
+	for (size_t i = 0; i < x->nusers && has(p, PIDFD_INFO_CREDS); i++)
+		if (p->info.euid == x->users[i])
+			return true;
+	return false;
+}
+
 /*
  * One process named on the command line, or (quiet) found in /proc, for
- * which a process that is gone, or hidden, is no error.
+ * which a process that is gone, or hidden, is no error. root as query()
+ * takes it.
  */
-static void one_opened(struct info_ctx *x, struct target *t, bool quiet)
+static void one_opened(struct info_ctx *x, struct target *t, bool quiet,
+		       int root)
 {
 	static struct proc p;
 	const char *arg = t->arg;
-	int r = query(t, x->cols.need, &p);
+	int r = query(t, root, x->cols.need, &p);
 
 	target_close(t);
 	if (r < 0 && (!quiet || (r != -ESRCH && r != -EACCES))) {
 		warn_target("cannot get information on", arg, -r);
 		fail(x, -r);
 	}
-	if (r < 0 || (x->by_user && (!has(&p, PIDFD_INFO_CREDS) ||
-				     p.info.euid != x->user)))
+	if (r < 0 || (x->by_user && !by_users(x, &p)))
 		return;
 	show(x, &p);
 }
@@ -568,13 +697,33 @@ static void one(struct info_ctx *x, const char *arg, bool quiet)
 		}
 		return;
 	}
-	one_opened(x, &t, quiet);
+	one_opened(x, &t, quiet, -1);
+}
+
+/*
+ * A process that /proc listed, by its number: its pidfd opened here, on
+ * the number, so that its directory can be opened by the same number.
+ */
+static void listed(struct info_ctx *x, const char *name, int root)
+{
+	struct target t = { .arg = name, .owned = true };
+
+	t.pid = (pid_t)strtol(name, NULL, 10);
+	t.fd = t.pid > 0 ? libpidfd_open(t.pid, 0) : -1;
+	if (t.fd < 0) {
+		if (t.pid <= 0 || (errno != ESRCH && errno != EACCES)) {
+			warn_open(name, t.pid > 0 ? errno : EINVAL);
+			fail(x, t.pid > 0 ? errno : EINVAL);
+		}
+		return;
+	}
+	one_opened(x, &t, true, root);
 }
 
 /* info --name: each confirmed match, as if named; gone since, no error. */
 static void selected_take(struct target *t, void *arg)
 {
-	one_opened(arg, t, true);
+	one_opened(arg, t, true, -1);
 }
 
 /* Every process that /proc shows, each through a pidfd of its own. */
@@ -592,7 +741,7 @@ static void all(struct info_ctx *x)
 	}
 	while ((d = readdir(dir)))
 		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
-			one(x, d->d_name, true);
+			listed(x, d->d_name, dirfd(dir));
 	closedir(dir);
 }
 
@@ -611,11 +760,32 @@ static uid_t parse_user(const char *s)
 	return (uid_t)v;
 }
 
+/* -u root,nobody: a comma list, as ps -u takes; each -u adds to it. */
+static void parse_users(struct info_ctx *x, const char *list)
+{
+	const char *s = list;
+
+	x->by_user = true;
+	do {
+		size_t n = strcspn(s, ",");
+		char name[256];
+
+		if (!n || n >= sizeof(name))
+			usage_error("info: invalid user list '%s'", list);
+		if (x->nusers == ARRAY_SIZE(x->users))
+			usage_error("info: too many users: '%s'", list);
+		memcpy(name, s, n);
+		name[n] = '\0';
+		x->users[x->nusers++] = parse_user(name);
+		s += n;
+	} while (*s++ == ',');
+}
+
 void help_info(void)
 {
 	fputs("Usage:\n"
 	      " pidfd info [options] <process>...\n"
-	      " pidfd info [options] --all | --user <user>\n"
+	      " pidfd info [options] --all | --user <users>\n"
 	      " pidfd info [options] --name <pattern> [<process>...]\n"
 	      "\n"
 	      "Show what the kernel knows of each process, through its pidfd.\n"
@@ -631,9 +801,12 @@ void help_info(void)
 	      " -r, --raw                no alignment, blanks escaped\n"
 	      " -w, --wide               whole lines on a terminal too (else ARGS\n"
 	      "                            is cut to its width, as by ps)\n"
+	      " -H, --list-columns       list the available fields, their types\n"
+	      "                            and descriptions, and exit\n"
 	      " -a, --all                every process in /proc\n"
-	      " -u, --user <user>        only processes of this effective user\n"
-	      "                            (name or ID; alone: of all)\n"
+	      " -u, --user <users>       only processes of these effective users\n"
+	      "                            (names or IDs, separated by commas;\n"
+	      "                            alone: of all)\n"
 	      HELP_SELECT_OPTIONS
 	      HELP_COMMON_OPTIONS
 	      "\n"
@@ -646,12 +819,13 @@ void help_info(void)
 	      stdout);
 }
 
-static const char *const short_opts = "Jjnrwau:o:hV" SHORT_SELECT;
+static const char *const short_opts = "JjnrwHau:o:hV" SHORT_SELECT;
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "raw", no_argument, NULL, 'r' },
 	{ "wide", no_argument, NULL, 'w' },
+	{ "list-columns", no_argument, NULL, 'H' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
@@ -665,29 +839,41 @@ static struct selection sel = { .rc = EXIT_SUCCESS };
 static bool parse_options(int argc, char **argv, struct info_ctx *x)
 {
 	const char *list = NULL;
-	bool every = false;
+	bool every = false, list_cols = false;
+	unsigned int given = 0;
 	int c;
 
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		if (selection_option(&sel, c, optarg))
 			continue;
-		if (c == 'J' || c == 'j')
+		if (c == 'J' || c == 'j') {
 			x->format = c == 'J' ? JSON_DOC : JSON_LINES;
-		else if (c == 'n')
+			given |= c == 'J' ? OUT_JSON : OUT_JSON_LINES;
+		} else if (c == 'n') {
 			x->headings = false;
-		else if (c == 'r')
+			given |= OUT_NOHEADINGS;
+		} else if (c == 'r') {
 			x->raw = true;
+			given |= OUT_RAW;
+		} else if (c == 'H')
+			list_cols = true;
 		else if (c == 'w')
 			x->wide = true;
 		else if (c == 'a')
 			every = true;
-		else if (c == 'u') {
-			x->by_user = true;
-			x->user = parse_user(optarg);
-		} else if (c == 'o')
+		else if (c == 'u')
+			parse_users(x, optarg);
+		else if (c == 'o')
 			list = optarg;
 		else
 			common_option(c, argv, long_opts);
+	}
+	output_modes_check("info", given);
+	if (list_cols && optind < argc)
+		usage_error("info: --list-columns and processes: choose one");
+	if (list_cols) {
+		list_columns((int)(given & (OUT_JSON | OUT_JSON_LINES)), x->raw);
+		exit(EXIT_SUCCESS);
 	}
 	if (every && optind < argc)
 		usage_error("info: --all and processes: choose one");

@@ -198,12 +198,41 @@ static void print_cell(FILE *f, const char *s, size_t w, size_t width,
 }
 
 /*
+ * One line of the table; on a terminal (max_width) still wider than it
+ * once ARGS is narrowed (-o all), cut at its width, as ps cuts its lines.
+ */
+static void print_line(FILE *f, struct table *t, char **cells,
+		       const size_t *cw, const size_t *width, bool raw)
+{
+	bool cut = t->max_width && !raw;
+	FILE *o = f;
+	char *line = NULL;
+	size_t len = 0;
+
+	if (cut && !(o = open_memstream(&line, &len)))
+		abort();
+	for (size_t c = 0; c < t->ncols; c++)
+		print_cell(o, cells[c], cw[c], raw ? 0 : width[c], t->right[c],
+			   c + 1 == t->ncols);
+	if (!cut)
+		return;
+	if (fclose(o) != 0)
+		abort();
+	line[len - 1] = '\0'; /* the newline */
+	cut_cell(line, t->max_width);
+	for (len = strlen(line); len && line[len - 1] == ' ';)
+		line[--len] = '\0';
+	fprintf(f, "%s\n", line);
+	free(line);
+}
+
+/*
  * util-linux's layout: one space between columns, numbers right-aligned,
  * the last column unpadded; raw: no padding at all, blanks escaped too.
  */
 void table_print(FILE *f, struct table *t, bool headings, bool raw)
 {
-	size_t *cw = calloc(t->nrows * t->ncols + 1, sizeof(*cw));
+	size_t *cw = calloc((t->nrows + 1) * t->ncols + 1, sizeof(*cw));
 	size_t *width;
 
 	if (!cw)
@@ -211,14 +240,15 @@ void table_print(FILE *f, struct table *t, bool headings, bool raw)
 	width = table_encode(t, raw, cw);
 	if (!raw)
 		table_fit(t, width, cw);
-	for (size_t c = 0; headings && c < t->ncols; c++)
-		print_cell(f, t->names[c], strlen(t->names[c]),
-			   raw ? 0 : width[c], t->right[c], c + 1 == t->ncols);
-	for (size_t r = 0; r < t->nrows; r++)
+	if (headings) {
+		size_t *hw = cw + t->nrows * t->ncols;
+
 		for (size_t c = 0; c < t->ncols; c++)
-			print_cell(f, t->rows[r][c], cw[r * t->ncols + c],
-				   raw ? 0 : width[c], t->right[c],
-				   c + 1 == t->ncols);
+			hw[c] = strlen(t->names[c]);
+		print_line(f, t, (char **)t->names, hw, width, raw);
+	}
+	for (size_t r = 0; r < t->nrows; r++)
+		print_line(f, t, t->rows[r], cw + r * t->ncols, width, raw);
 	free(width);
 	free(cw);
 }

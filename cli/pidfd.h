@@ -26,6 +26,13 @@
 void usage_error(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 /*
+ * The output options a command was given (OUT_* bits): a JSON document,
+ * JSON lines and a table's options exclude each other, a usage error as
+ * lsblk's "mutually exclusive arguments".
+ */
+enum { OUT_JSON = 1, OUT_JSON_LINES = 2, OUT_NOHEADINGS = 4, OUT_RAW = 8 };
+void output_modes_check(const char *cmd, unsigned int given);
+/*
  * "pidfd: " and a message, then a newline, on stderr: every control byte
  * escaped as a table cell's (\xHH), since it may quote an operand.
  */
@@ -204,10 +211,33 @@ DIR *procfs_list(void);
 pid_t procfs_tgid_of(pid_t tid);
 /* /proc/stat's btime, the boot time that ps uses. */
 bool procfs_boot_time(long long *btime);
-bool procfs_stat(int pidfd, struct lpfd_stat *st);
+/*
+ * A process's /proc directory for the reads of one query: its pidfd and,
+ * where the kernel has openat2, the directory itself, bound to the
+ * process (fd -1: each file through libpidfd_proc_open()).
+ */
+struct procdir {
+	int pidfd;
+	int fd;
+};
+void procdir_open(struct procdir *d, int pidfd);
+/* One info --all listed: pidfd opened on pid, root from procfs_list(). */
+int procdir_open_listed(struct procdir *d, int pidfd, pid_t pid, int root);
+void procdir_close(struct procdir *d);
+/* Ids and credentials as libpidfd_get_info() emulated has them. */
+bool procdir_info(const struct procdir *d, pid_t pid, struct pidfd_info *info);
+bool procdir_stat(const struct procdir *d, struct lpfd_stat *st);
+/*
+ * A zombie's exit_code (its /proc stat's field 52), as waitpid(2) gives
+ * it: false where it is no zombie. The kernel shows 0 to a reader that
+ * may not ptrace-read the process: the caller decides whether to trust it.
+ */
+bool procfs_exit_code(int pidfd, int *code);
 /* The whole command line, allocated; NULL if none. */
-char *procfs_args(int pidfd);
-bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size);
+char *procdir_args(const struct procdir *d);
+/* The cgroup2 path, checked against id where given. */
+bool procdir_cgroup(const struct procdir *d, const uint64_t *id, char *out,
+		    size_t size);
 /* A link of the process's directory ("exe", "cwd"), NUL-terminated. */
 bool procfs_link(int pidfd, const char *name, char *out, size_t size);
 

@@ -2,8 +2,10 @@
 /*
  * What pidfd info reads of /proc beyond libpidfd_get_info(): the command
  * name, state, start time, arguments, cgroup path, executable and working
- * directory. Every file of a process's directory comes through
- * libpidfd_proc_open() or libpidfd_proc_readlink() on the target's pidfd,
+ * directory. Every file of a process's directory comes through its
+ * directory bound to the target's pidfd (libpidfd_proc_open() of "", or
+ * one by number checked through the pidfd, below), or through
+ * libpidfd_proc_open() or libpidfd_proc_readlink() on the pidfd itself,
  * so each answer is that process's own or none, never a recycled pid's.
  * Only the list of processes (info --all) lies outside a directory: it is
  * read from the procfs root of our own directory, the same proven procfs.
@@ -13,26 +15,163 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "../lib/parse.h"
 #include "pidfd.h"
 
-/* A process's file read whole (up to size - 1 bytes): its length, or -1. */
-static ssize_t read_file(int pidfd, const char *name, char *buf, size_t size)
+/*
+ * Whether the kernel has openat2 (5.6), which a directory's files are
+ * opened with: RESOLVE_NO_XDEV refuses what is mounted over a file of
+ * /proc, as libpidfd_proc_open() does. Without it each file is opened by
+ * the library.
+ */
+static bool have_openat2(void)
 {
-	int fd = libpidfd_proc_open(pidfd, name, O_RDONLY);
+	static int have = -1;
+
+	if (have < 0) {
+		struct libpidfd_features f = { 0 };
+
+		have = libpidfd_features(&f, sizeof(f)) == 0 &&
+		       (f.kernel & LIBPIDFD_KERNEL_OPENAT2);
+	}
+	return have;
+}
+
+static int openat2_beneath(int dir, const char *name, int flags)
+{
+	struct open_how how = {
+		.flags = (unsigned int)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_XDEV |
+			   RESOLVE_NO_MAGICLINKS,
+	};
+
+	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
+}
+
+void procdir_open(struct procdir *d, int pidfd)
+{
+	d->pidfd = pidfd;
+	d->fd = have_openat2() ?
+		libpidfd_proc_open(pidfd, "", O_PATH | O_DIRECTORY) : -1;
+}
+
+/*
+ * The directory of a process that info --all listed, without the
+ * library's proof per call: root is the procfs the library proved ours
+ * (procfs_list()), pidfd was opened on pid, a thread-group leader. The
+ * directory named pid, opened after the pidfd, is the pidfd's process if
+ * that process is unreaped after the open: until it is reaped no other
+ * can have its pid. From then on the directory is bound to it, as one
+ * from libpidfd_proc_open() is. 0, or -errno: the caller then asks the
+ * library, whose answer (gone, hidden) is the one to give.
+ */
+int procdir_open_listed(struct procdir *d, int pidfd, pid_t pid, int root)
+{
+	char name[16];
+	int fd;
+
+	d->pidfd = pidfd;
+	d->fd = -1;
+	if (root < 0 || !have_openat2())
+		return -ENOSYS;
+	snprintf(name, sizeof(name), "%d", (int)pid);
+	fd = openat2_beneath(root, name, O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		return -errno;
+	if (libpidfd_send_signal(pidfd, 0, NULL, 0) < 0) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	d->fd = fd;
+	return 0;
+}
+
+void procdir_close(struct procdir *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+/* A file of the process: through its directory, else through the pidfd. */
+static int procdir_file(const struct procdir *d, const char *name)
+{
+	int fd;
+
+	if (d->fd >= 0) {
+		fd = openat2_beneath(d->fd, name, O_RDONLY);
+		/* A seccomp profile may refuse openat2 where the kernel has it. */
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return fd;
+	}
+	return libpidfd_proc_open(d->pidfd, name, O_RDONLY | O_CLOEXEC);
+}
+
+/*
+ * A process's file read whole (up to size - 1 bytes): its length, or -1.
+ * A short read is the end: the files read here (but cmdline) are
+ * seq_files printed whole by one show, which hand out all they have at
+ * once, and cmdline is copied until the count or the arguments end.
+ */
+static ssize_t read_file(const struct procdir *d, const char *name,
+			 char *buf, size_t size)
+{
+	int fd = procdir_file(d, name);
 	size_t len = 0;
 	ssize_t n = 0;
 
 	if (fd < 0)
 		return -1;
-	while (len + 1 < size &&
-	       (n = read(fd, buf + len, size - 1 - len)) > 0)
+	while (len + 1 < size) {
+		size_t want = size - 1 - len;
+
+		n = read(fd, buf + len, want);
+		if (n <= 0)
+			break;
 		len += (size_t)n;
+		if ((size_t)n < want)
+			break;
+	}
 	close(fd);
 	buf[len] = '\0';
 	return n < 0 ? -1 : (ssize_t)len;
+}
+
+/*
+ * What libpidfd_get_info() emulated reads, its ids and credentials, from
+ * the status file through the directory the other fields come from: the
+ * same file and parser, without the library's proof, fdinfo read and
+ * check, which the directory already paid for. False where the file is
+ * not the whole answer: the caller asks the library.
+ */
+bool procdir_info(const struct procdir *d, pid_t pid, struct pidfd_info *info)
+{
+	struct lpfd_status st;
+	char buf[2048];
+	ssize_t n;
+
+	if (d->fd < 0)
+		return false;
+	n = read_file(d, "status", buf, sizeof(buf));
+	if (n <= 0 || lpfd_parse_status(buf, (size_t)n, &st) < 0 ||
+	    (st.have & LPFD_ST_INFO) != LPFD_ST_INFO || st.pid != pid ||
+	    st.tgid == 0)
+		return false;
+	info->pid = (uint32_t)st.pid;
+	info->tgid = (uint32_t)st.tgid;
+	info->ppid = (uint32_t)st.ppid;
+	info->ruid = st.uid[0], info->euid = st.uid[1];
+	info->suid = st.uid[2], info->fsuid = st.uid[3];
+	info->rgid = st.gid[0], info->egid = st.gid[1];
+	info->sgid = st.gid[2], info->fsgid = st.gid[3];
+	info->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
+	return true;
 }
 
 int procfs_check(void)
@@ -122,10 +261,29 @@ bool procfs_boot_time(long long *btime)
 	return found;
 }
 
-bool procfs_stat(int pidfd, struct lpfd_stat *st)
+/* A process's files, each through the library on the pidfd alone. */
+static const struct procdir *pidfd_only(struct procdir *d, int pidfd)
+{
+	*d = (struct procdir){ .pidfd = pidfd, .fd = -1 };
+	return d;
+}
+
+bool procfs_exit_code(int pidfd, int *code)
 {
 	char buf[2048];
-	ssize_t n = read_file(pidfd, "stat", buf, sizeof(buf));
+	struct lpfd_stat st;
+	struct procdir d;
+	ssize_t n = read_file(pidfd_only(&d, pidfd), "stat", buf, sizeof(buf));
+
+	return n > 0 && lpfd_parse_stat(buf, (size_t)n, &st) == 0 &&
+	       (st.have & LPFD_STAT_STATE) && st.state == 'Z' &&
+	       lpfd_parse_stat_exit_code(buf, (size_t)n, code) == 0;
+}
+
+bool procdir_stat(const struct procdir *d, struct lpfd_stat *st)
+{
+	char buf[2048];
+	ssize_t n = read_file(d, "stat", buf, sizeof(buf));
 
 	return n > 0 && lpfd_parse_stat(buf, (size_t)n, st) == 0;
 }
@@ -136,9 +294,9 @@ bool procfs_stat(int pidfd, struct lpfd_stat *st)
  * a buffer's size. Allocated, or NULL where there is none (a kernel
  * thread, a zombie) or it cannot be read.
  */
-char *procfs_args(int pidfd)
+char *procdir_args(const struct procdir *d)
 {
-	int fd = libpidfd_proc_open(pidfd, "cmdline", O_RDONLY | O_CLOEXEC);
+	int fd = procdir_file(d, "cmdline");
 	size_t len = 0, cap = 4096;
 	char *buf = fd < 0 ? NULL : malloc(cap), *out = NULL;
 	ssize_t n = 0;
@@ -234,15 +392,16 @@ static bool cgroup_id_of(const char *dir, uint64_t *id)
 }
 
 /*
- * The cgroup2 path of the process, kept only if the directory it names
- * through the cgroup2 mount has the very id the pidfd gave: a moved
- * process never shows a wrong one.
+ * The cgroup2 path of the process, kept only if it names a directory
+ * through the cgroup2 mount, and one with the very id the pidfd gave
+ * where id is known: a moved process never shows a wrong one.
  */
-bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size)
+bool procdir_cgroup(const struct procdir *d, const uint64_t *id, char *out,
+		    size_t size)
 {
 	char buf[4096], rel[LPFD_PATH_MAX], dir[2 * LPFD_PATH_MAX];
 	const struct cgroup2_mount *m = cgroup2_mount();
-	ssize_t n = read_file(pidfd, "cgroup", buf, sizeof(buf));
+	ssize_t n = read_file(d, "cgroup", buf, sizeof(buf));
 	size_t rlen;
 	uint64_t dir_id;
 
@@ -252,7 +411,8 @@ bool procfs_cgroup(int pidfd, uint64_t id, char *out, size_t size)
 	if (strncmp(rel, m->root, rlen) != 0 || (rel[rlen] && rel[rlen] != '/'))
 		return false; /* outside what is mounted here */
 	snprintf(dir, sizeof(dir), "%s%s", m->mnt, rel + rlen);
-	if (!cgroup_id_of(dir, &dir_id) || dir_id != id || strlen(rel) >= size)
+	if (!cgroup_id_of(dir, &dir_id) || (id && dir_id != *id) ||
+	    strlen(rel) >= size)
 		return false;
 	strcpy(out, rel);
 	return true;

@@ -59,6 +59,21 @@ void usage_error(const char *fmt, ...)
 	exit(EXIT_FAILURE);
 }
 
+void output_modes_check(const char *cmd, unsigned int given)
+{
+	static const char *const names[] = { "--json", "--json-lines",
+					      "--noheadings", "--raw" };
+	char list[64] = "";
+
+	if (!(given & (OUT_JSON | OUT_JSON_LINES)) || !(given & (given - 1)))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (given & (1u << i))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 " %s", names[i]);
+	usage_error("%s: mutually exclusive arguments:%s", cmd, list);
+}
+
 /*
  * What is wrong with /proc, or NULL: the emulation reads pids there, and
  * so does "info --all", so it must be a procfs of our own pid namespace

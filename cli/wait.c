@@ -5,10 +5,12 @@
  *
  * Where the status comes from: a child of the tool (one started before
  * pidfd was exec'd) is reaped with waitid(P_PIDFD), which always knows.
- * Another process's status exists only once its parent has reaped it, and
- * only on kernels with PIDFD_INFO_EXIT (6.15): a pidfd polls readable at
- * the exit and hangs up at the reap, so a zombie is given REAP_GRACE_MS to
- * be reaped before its end is told as "exited (status unknown)".
+ * Another process's, while it is a zombie, is its /proc stat's exit_code,
+ * read through the pidfd, where the kernel shows it to us. Once its parent
+ * has reaped it, the status is known only on kernels with PIDFD_INFO_EXIT
+ * (6.15): a pidfd polls readable at the exit and hangs up at the reap, so
+ * a zombie whose status is not shown is given REAP_GRACE_MS to be reaped
+ * before its end is told as "exited (status unknown)".
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,7 +18,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/fsuid.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,7 +39,7 @@ struct waiter {
 
 struct report {
 	struct ending end;
-	const char *source; /* "waitid", "pidfd_info" or NULL */
+	const char *source; /* "waitid", "pidfd_info", "proc_stat" or NULL */
 };
 
 static int64_t now_ms(void)
@@ -136,9 +142,82 @@ static bool from_pidfd_info(struct waiter *w, struct report *r)
 	return true;
 }
 
+/*
+ * Whether we hold CAP_SYS_PTRACE in the initial user namespace (a uid_map
+ * of the identity over every id): then the kernel lets us ptrace-read
+ * every process. Within another user namespace, a process outside it may
+ * still show mapped ids, and the capability would not count there.
+ */
+static bool ptrace_read_any(void)
+{
+	static int known = -1;
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	unsigned int inside, outside, n;
+	char map[128] = "";
+	int fd;
+
+	if (known >= 0)
+		return known;
+	known = 0;
+	if (syscall(SYS_capget, &h, d) < 0 ||
+	    !(d[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32))))
+		return false;
+	fd = libpidfd_proc_open(PIDFD_SELF_PROCESS, "uid_map", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (read(fd, map, sizeof(map) - 1) < 0)
+		map[0] = '\0';
+	close(fd);
+	known = sscanf(map, "%u %u %u", &inside, &outside, &n) == 3 &&
+		inside == 0 && outside == 0 && n == 4294967295u &&
+		strchr(map, '\n') == map + strlen(map) - 1;
+	return known;
+}
+
+/*
+ * Whether the kernel shows us a zombie's exit_code, as its
+ * ptrace_may_access(PTRACE_MODE_READ_FSCREDS) decides for a process
+ * without memory: our fsuid is each of its uids and our fsgid each of
+ * its gids, or we may read any process. To others it shows 0.
+ */
+static bool exit_code_shown(int pidfd)
+{
+	struct pidfd_info i = { .mask = PIDFD_INFO_CREDS };
+	uid_t fsuid = (uid_t)setfsuid((uid_t)-1);
+	gid_t fsgid = (gid_t)setfsgid((gid_t)-1);
+
+	if (ptrace_read_any())
+		return true;
+	return libpidfd_get_info(pidfd, &i, sizeof(i)) == 0 &&
+	       (i.mask & PIDFD_INFO_CREDS) && i.ruid == fsuid &&
+	       i.euid == fsuid && i.suid == fsuid && i.rgid == fsgid &&
+	       i.egid == fsgid && i.sgid == fsgid;
+}
+
+/*
+ * Someone else's zombie: its exit_code, through the pidfd, so its own.
+ * A code other than 0 is always the real one; a 0 only where the kernel
+ * shows us the real one.
+ */
+static bool from_zombie_stat(struct waiter *w, struct report *r)
+{
+	int code;
+
+	if (!procfs_exit_code(w->t.fd, &code) ||
+	    (code == 0 && !exit_code_shown(w->t.fd)))
+		return false;
+	r->end = ending_of_wait_status(code);
+	r->source = "proc_stat";
+	return true;
+}
+
 struct wait_ctx {
 	enum format format;
 	size_t reported;
+	size_t count;   /* --count: stop after this many ends; 0: all */
+	bool exited;    /* --exited: a process already gone is no error */
+	struct ending last; /* the last end reported, for --exit-status */
 	bool info_exit; /* libpidfd_get_info() can give PIDFD_INFO_EXIT here */
 	struct waiter *w;
 	int n;
@@ -154,7 +233,8 @@ static void settle(struct wait_ctx *c, struct waiter *w, short revents,
 		   int64_t now)
 {
 	struct report r = { .end = { END_UNKNOWN, 0, false } };
-	bool known = from_waitid(w, &r) || from_pidfd_info(w, &r);
+	bool known = from_waitid(w, &r) || from_pidfd_info(w, &r) ||
+		     from_zombie_stat(w, &r);
 	bool may_learn = c->info_exit && !(revents & POLLHUP) &&
 			 (!w->reap_deadline || now < w->reap_deadline);
 
@@ -164,6 +244,7 @@ static void settle(struct wait_ctx *c, struct waiter *w, short revents,
 		return;
 	}
 	print_report(w, &r, c->format, c->reported++);
+	c->last = r.end;
 	target_close(&w->t);
 	w->pending = false;
 }
@@ -215,6 +296,9 @@ static void open_all(struct wait_ctx *c, char **args, int *rc)
 				unwatched[i] = true;
 				continue;
 			}
+			/* As waitpid -e: gone already is as good as ended. */
+			if (c->exited && err == ESRCH)
+				continue;
 			warn_open(args[i], err);
 			*rc = *rc == EXIT_FAILURE ? *rc : exit_status_of(err);
 			continue;
@@ -334,6 +418,11 @@ static int poll_for_signals(struct pollfd *pfd, nfds_t n, int ms)
  * Only the pending pidfds are polled: poll() refuses more entries than
  * RLIMIT_NOFILE, and the processes may be more than that.
  */
+static bool enough(const struct wait_ctx *c)
+{
+	return c->count && c->reported >= c->count;
+}
+
 static bool wait_all(struct wait_ctx *c, int64_t deadline)
 {
 	struct pollfd *pfd = calloc((size_t)c->n + 1, sizeof(*pfd));
@@ -346,7 +435,7 @@ static bool wait_all(struct wait_ctx *c, int64_t deadline)
 	for (int i = 0; i < c->n; i++)
 		if (c->w[i].pending)
 			who[n++] = i;
-	while (n) {
+	while (n && !enough(c)) {
 		nfds_t left = 0;
 		int r;
 
@@ -367,6 +456,10 @@ static bool wait_all(struct wait_ctx *c, int64_t deadline)
 		for (nfds_t k = 0; k < n; k++) {
 			struct waiter *w = &c->w[who[k]];
 
+			if (enough(c)) {
+				who[left++] = who[k];
+				continue;
+			}
 			if (pfd[k].revents ||
 			    (w->reap_deadline && now >= w->reap_deadline))
 				settle(c, w, pfd[k].revents, now);
@@ -374,12 +467,12 @@ static bool wait_all(struct wait_ctx *c, int64_t deadline)
 				who[left++] = who[k];
 		}
 		n = left;
-		if (n && deadline >= 0 && now >= deadline)
+		if (n && !enough(c) && deadline >= 0 && now >= deadline)
 			break;
 	}
 	free(pfd);
 	free(who);
-	return n == 0;
+	return n == 0 || enough(c);
 }
 
 static void report_timeout(const struct wait_ctx *c)
@@ -390,6 +483,33 @@ static void report_timeout(const struct wait_ctx *c)
 			fprintf(stderr, " %s", c->w[i].t.arg);
 	fputc('\n', stderr);
 }
+
+/* --count: a whole number from 1 up. */
+static size_t parse_count(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v == 0 || v > INT32_MAX)
+		usage_error("wait: invalid count: '%s'", s);
+	return (size_t)v;
+}
+
+/*
+ * --exit-status: the last process reported ends the tool as it ended
+ * itself, as a shell's $? has it (its exit code, or 128 + the signal),
+ * where that is known and the tool itself met no error.
+ */
+static int own_status(const struct wait_ctx *c, int rc)
+{
+	if (rc != EXIT_SUCCESS || !c->reported || c->last.how == END_UNKNOWN)
+		return rc;
+	return c->last.how == END_EXITED ? c->last.value : 128 + c->last.value;
+}
+
+#define OPT_EXIT_STATUS 0x100
 
 void help_wait(void)
 {
@@ -403,13 +523,18 @@ void help_wait(void)
 	      "\n"
 	      "Options:\n"
 	      " -t, --timeout <seconds>  give up after this long (exit 3)\n"
+	      " -c, --count <count>      stop once this many have ended\n"
+	      " -e, --exited             one already gone counts as ended\n"
+	      "     --exit-status        exit with the status of the last one\n"
+	      "                            reported (its code, or 128 + signal)\n"
 	      " -J, --json               one JSON document\n"
 	      " -j, --json-lines         one JSON object per line\n"
 	      HELP_SELECT_OPTIONS
 	      HELP_COMMON_OPTIONS
 	      "\n"
 	      "Exit status: 0 success, 1 failure (or nothing matched), 2 not\n"
-	      "supported by this kernel, 3 timeout.\n"
+	      "supported by this kernel, 3 timeout; with --exit-status, where\n"
+	      "none of these, the last process's own.\n"
 	      HELP_END,
 	      stdout);
 }
@@ -418,6 +543,9 @@ int cmd_wait(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "exited", no_argument, NULL, 'e' },
+		{ "exit-status", no_argument, NULL, OPT_EXIT_STATUS },
 		OPTIONS_JSON,
 		OPTIONS_SELECT,
 		OPTIONS_COMMON_END,
@@ -426,22 +554,39 @@ int cmd_wait(int argc, char **argv)
 	struct wait_ctx c = { 0 };
 	struct libpidfd_features f;
 	int64_t timeout = -1, deadline = -1;
+	unsigned int given = 0;
 	int opt, rc = EXIT_SUCCESS;
+	bool exit_status = false;
 
-	while ((opt = getopt_long(argc, argv, "t:JjhV" SHORT_SELECT, opts,
+	while ((opt = getopt_long(argc, argv, "t:c:eJjhV" SHORT_SELECT, opts,
 				  NULL)) != -1) {
 		if (selection_option(&sel, opt, optarg))
 			continue;
 		if (opt == 't')
 			timeout = parse_timeout(optarg);
-		else if (opt == 'J' || opt == 'j')
+		else if (opt == 'c')
+			c.count = parse_count(optarg);
+		else if (opt == 'e')
+			c.exited = true;
+		else if (opt == OPT_EXIT_STATUS)
+			exit_status = true;
+		else if (opt == 'J' || opt == 'j') {
 			c.format = opt == 'J' ? JSON_DOC : JSON_LINES;
-		else
+			given |= opt == 'J' ? OUT_JSON : OUT_JSON_LINES;
+		} else
 			common_option(opt, argv, opts);
 	}
+	output_modes_check("wait", given);
+	/* As waitpid(1): a count of ends, or gone ones as ended: not both. */
+	if (c.count && c.exited)
+		usage_error("wait: --count and --exited are mutually exclusive");
 	selection_ready(&sel, "wait");
 	if (optind >= argc && !sel.active)
 		usage_error("wait: no process specified");
+	/* With --name, as many as match: known only once they are open. */
+	if (!sel.active && c.count > (size_t)(argc - optind))
+		usage_error("wait: cannot wait for %zu of %d processes", c.count,
+			    argc - optind);
 	for (int i = optind; i < argc; i++)
 		target_check(argv[i]);
 	c.info_exit = libpidfd_features(&f, sizeof(f)) == 0 &&
@@ -477,5 +622,5 @@ int cmd_wait(int argc, char **argv)
 		target_close(&c.w[i].t);
 	free(c.w);
 	selection_free(&sel);
-	return rc;
+	return exit_status ? own_status(&c, rc) : rc;
 }

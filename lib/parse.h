@@ -86,6 +86,8 @@ struct lpfd_stat {
 #define LPFD_STAT_START (1u << 2)
 /* 0 with what was well-formed, or -ENOENT if there is no "(comm)". */
 int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out);
+/* Its exit_code (field 52), as waitpid(2) gives it; or -ENOENT. */
+int lpfd_parse_stat_exit_code(const char *buf, size_t len, int *code);
 /* /proc/<pid>/cmdline joined by spaces into out: its length, or -ENOENT. */
 ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
 			     size_t size);

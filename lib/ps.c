@@ -72,3 +72,36 @@ ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
 	out[o] = '\0';
 	return (ssize_t)o;
 }
+
+/*
+ * The exit_code of /proc/<pid>/stat, field 52 (Linux 3.5), in the form
+ * waitpid(2) gives: 0, or -ENOENT where the line is cut short or bad.
+ */
+int lpfd_parse_stat_exit_code(const char *buf, size_t len, int *code)
+{
+	const char *p = buf + len, *end = buf + len;
+	long long x = -1;
+
+	while (p > buf && p[-1] != ')')
+		p--;
+	if (p == buf || end - p < 3 || p[0] != ' ' || p[1] <= ' ')
+		return -ENOENT;
+	p += 2;
+	/* Past the state (field 3): fields 4 to 51 skipped (some, as
+	 * rsslim, are too long for a long long), then field 52. */
+	for (int field = 4; field < 52; field++) {
+		if (p >= end || *p != ' ' || p + 1 == end || p[1] == ' ')
+			return -ENOENT;
+		for (p++; p < end && *p != ' ' && *p != '\n'; p++)
+			;
+	}
+	if (p >= end || *p != ' ')
+		return -ENOENT;
+	p++;
+	if (lpfd_parse_int(&p, end, &x) < 0)
+		return -ENOENT;
+	if (x < 0 || x > 0xffff || (p < end && *p != ' ' && *p != '\n'))
+		return -ENOENT;
+	*code = (int)x;
+	return 0;
+}

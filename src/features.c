@@ -93,7 +93,7 @@ static int do_features(struct libpidfd_features *out, size_t size)
 		return r;
 	memset(&f, 0, sizeof(f));
 	fill(&f);
-	return lpfd_user_write(lpfd_sys_getpid(), out, size, &f, sizeof(f));
+	return lpfd_user_write(lpfd_sys_gettid(), out, size, &f, sizeof(f));
 }
 
 LIBPIDFD_API int libpidfd_features(struct libpidfd_features *out, size_t size)

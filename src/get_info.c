@@ -152,15 +152,15 @@ static int get_info_native_fd(int pidfd, struct libpidfd_info *info,
 	struct libpidfd_info a = { 0 };
 	size_t asize = size < sizeof(a) ? size : sizeof(a);
 	uint64_t req;
-	pid_t self;
+	pid_t tid;
 	int r;
 
 	lpfd_kernel_info(&k);
 	if (k.size < PIDFD_INFO_SIZE_VER3) {
-		self = own ? 0 : lpfd_sys_getpid();
+		tid = own ? 0 : lpfd_sys_gettid();
 		if (own)
 			req = info->mask;
-		if ((own || lpfd_user_read(self, &req, info, sizeof(req)) == 0) &&
+		if ((own || lpfd_user_read(tid, &req, info, sizeof(req)) == 0) &&
 		    (req & PIDFD_INFO_SUPPORTED_MASK)) {
 			a.mask = req;
 			r = lpfd_sys_ioctl(pidfd, info_cmd(asize), &a);
@@ -171,7 +171,7 @@ static int get_info_native_fd(int pidfd, struct libpidfd_info *info,
 				memcpy(info, &a, asize);
 				return 0;
 			}
-			return lpfd_user_write(self, info, size, &a, asize);
+			return lpfd_user_write(tid, info, size, &a, asize);
 		}
 	}
 	r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
@@ -299,16 +299,16 @@ static __attribute__((noinline)) int leader_creds(struct lpfd_proc *p,
  * the leader asking about its process); a process asked about from
  * another thread has its leader's, from /proc.
  */
-static int get_info_self(const struct lpfd_route *t, pid_t self,
+static int get_info_self(const struct lpfd_route *t, pid_t caller,
 			 uint64_t req, struct libpidfd_info *k)
 {
 	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
-	uint32_t tid = (uint32_t)lpfd_sys_gettid();
+	uint32_t tid = (uint32_t)caller;
 	struct lpfd_proc p;
 	bool own;
 	int r = 0;
 
-	k->tgid = (uint32_t)self;
+	k->tgid = (uint32_t)lpfd_sys_getpid();
 	k->pid = thread ? tid : k->tgid;
 	k->ppid = (uint32_t)lpfd_sys_getppid();
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
@@ -337,7 +337,7 @@ static int get_info_self(const struct lpfd_route *t, pid_t self,
  * (three more /proc reads) only when asked for it.
  */
 static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
-				pid_t self, uint64_t req, struct libpidfd_info *k)
+				uint64_t req, struct libpidfd_info *k)
 {
 	struct lpfd_status st;
 	char path[48];
@@ -368,7 +368,7 @@ static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
 			return r;
 	}
 	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, st.tgid == self);
+		emulate_coredump(k, st.tgid == lpfd_sys_getpid());
 	r = lpfd_proc_unreaped(p, pidfd);
 	if (r < 0)
 		return r;
@@ -380,7 +380,7 @@ static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
  * read: the kernel judges the fd before it reads the request.
  */
 static int get_info_emulated_pidfd(int pidfd, const struct libpidfd_info *info,
-				   pid_t self, uint64_t *req,
+				   pid_t tid, uint64_t *req,
 				   struct libpidfd_info *k)
 {
 	struct lpfd_proc p;
@@ -388,9 +388,9 @@ static int get_info_emulated_pidfd(int pidfd, const struct libpidfd_info *info,
 
 	if (r < 0)
 		return r;
-	r = lpfd_user_read(self, req, info, sizeof(*req));
+	r = lpfd_user_read(tid, req, info, sizeof(*req));
 	if (r == 0)
-		r = get_info_emulated_fd(&p, pidfd, pid, self, *req, k);
+		r = get_info_emulated_fd(&p, pidfd, pid, *req, k);
 	lpfd_proc_close(&p);
 	return r;
 }
@@ -406,24 +406,24 @@ static int get_info_emulated(const struct lpfd_route *t,
 {
 	struct libpidfd_info k = { 0 };
 	uint64_t req;
-	pid_t self;
+	pid_t tid;
 	int r;
 
 	if (t->kind == LPFD_ROUTE_BAD)
 		return -EBADF;
-	self = lpfd_sys_getpid();
+	tid = lpfd_sys_gettid();
 	if (lpfd_route_is_self(t)) {
-		r = lpfd_user_read(self, &req, info, sizeof(req));
+		r = lpfd_user_read(tid, &req, info, sizeof(req));
 		if (r == 0)
-			r = get_info_self(t, self, req, &k);
+			r = get_info_self(t, tid, req, &k);
 	} else {
-		r = get_info_emulated_pidfd(t->fd, info, self, &req, &k);
+		r = get_info_emulated_pidfd(t->fd, info, tid, &req, &k);
 	}
 	if (r < 0)
 		return r;
 	if (req & PIDFD_INFO_SUPPORTED_MASK)
 		put_supported(&k, sizeof(k));
-	return lpfd_user_write(self, info, size, &k, sizeof(k));
+	return lpfd_user_write(tid, info, size, &k, sizeof(k));
 }
 
 /*

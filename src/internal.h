@@ -148,16 +148,17 @@ int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi);
  * The caller's memory (src/user.c), read and written only by system calls
  * (process_vm_readv() on oneself, a pipe where a filter refuses it), each
  * once: -EFAULT where the kernel would fault, never a crash, even when
- * another thread unmaps it meanwhile. self is getpid().
+ * another thread unmaps it meanwhile. tid is the calling thread's,
+ * gettid(): not getpid(), whose leader may be gone (see src/user.c).
  */
 /* The n bytes at src (the caller's) into dst (the library's stack). */
-int lpfd_user_read(pid_t self, void *dst, const void *src, size_t n);
+int lpfd_user_read(pid_t tid, void *dst, const void *src, size_t n);
 /*
  * The n bytes at src to dst (the caller's), then zeroes up to size, as the
  * kernel's copy_struct_to_user(): what is past n is the caller's newer
  * struct, which the library does not know.
  */
-int lpfd_user_write(pid_t self, void *dst, size_t size, const void *src,
+int lpfd_user_write(pid_t tid, void *dst, size_t size, const void *src,
 		    size_t n);
 
 /* ------------------------------------------------------------------------

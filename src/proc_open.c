@@ -41,7 +41,7 @@ struct proc_target {
  */
 static int copy_name(char *out, const char *name)
 {
-	pid_t self = lpfd_sys_getpid();
+	pid_t tid = lpfd_sys_gettid();
 	size_t n = 0;
 
 	while (n < PROC_NAME_MAX) {
@@ -49,7 +49,7 @@ static int copy_name(char *out, const char *name)
 
 		if (piece > PROC_NAME_MAX - n)
 			piece = PROC_NAME_MAX - n;
-		if (lpfd_user_read(self, out + n, name + n, piece) < 0)
+		if (lpfd_user_read(tid, out + n, name + n, piece) < 0)
 			return -EFAULT;
 		for (size_t end = n + piece; n < end; n++)
 			if (!out[n])

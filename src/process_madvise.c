@@ -27,10 +27,13 @@
 /*
  * The kernel's errors for the iovec array (EINVAL for too many or a
  * negative length, EFAULT), which come before it looks at the pidfd: it
- * reads the array for a pidfd of -1 and stops at EBADF. Where it cannot be
- * asked (before 5.10, or a seccomp filter denies process_madvise, as the
- * container runtimes' default profile does) the library makes
- * import_iovec()'s checks itself, in its order, as it reads the array.
+ * reads the array for a pidfd of -1 and stops at EBADF. The library makes
+ * import_iovec()'s checks itself, in its order, as it reads the array,
+ * all but one: access_ok() of each range, EFAULT for a range that reaches
+ * past the user address space, whose end the library does not know. The
+ * kernel is asked only for that (see beyond_stack()), where it can be
+ * (not before 5.10, nor where a seccomp filter denies process_madvise, as
+ * the container runtimes' default profile does).
  */
 static long kernel_check_iovecs(const struct iovec *iov, size_t vlen,
 				int advice)
@@ -56,13 +59,13 @@ static size_t max_rw_count(void)
  * are needed (the array may be longer than the stack can hold): -EFAULT
  * where they cannot be read, -EINVAL for a negative length before it.
  */
-static int read_iovecs(pid_t self, const struct iovec *iov, size_t first,
+static int read_iovecs(pid_t tid, const struct iovec *iov, size_t first,
 		       size_t n, struct iovec *v)
 {
-	int r = lpfd_user_read(self, v, iov + first, n * sizeof(*v));
+	int r = lpfd_user_read(tid, v, iov + first, n * sizeof(*v));
 
 	for (size_t i = 0; i < n; i++) {
-		if (r < 0 && lpfd_user_read(self, &v[i], iov + first + i,
+		if (r < 0 && lpfd_user_read(tid, &v[i], iov + first + i,
 					    sizeof(*v)) < 0)
 			return r;
 		if ((ssize_t)v[i].iov_len < 0)
@@ -72,27 +75,50 @@ static int read_iovecs(pid_t self, const struct iovec *iov, size_t first,
 }
 
 /*
+ * Whether a range may fail access_ok(): user space runs from 0 to an end
+ * that depends on the architecture and its configuration, and the calling
+ * thread's stack lies inside it, so a range that ends below the stack
+ * (without wrapping) passes on every architecture. Only a range beyond
+ * it, rare, costs the kernel's check, a system call.
+ */
+static bool beyond_stack(const struct iovec *v, size_t n, uintptr_t stack)
+{
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t base = (uintptr_t)v[i].iov_base;
+
+		if (base + v[i].iov_len < base || base + v[i].iov_len > stack)
+			return true;
+	}
+	return false;
+}
+
+/*
  * vector_madvise() on oneself, over iovecs read a chunk at a time: the
  * first pass totals them (and judges them, in import_iovec()'s order), the
  * second advises. An array of at most IOV_CHUNK is read once for both.
  */
-static ssize_t madvise_self(pid_t self, const struct iovec *iov, size_t vlen,
+static ssize_t madvise_self(pid_t tid, const struct iovec *iov, size_t vlen,
 			    int advice)
 {
 	size_t limit = max_rw_count(), total = 0, done = 0;
+	uintptr_t stack = (uintptr_t)__builtin_frame_address(0);
 	struct iovec v[IOV_CHUNK];
+	bool beyond = false;
 	long r = 0;
 
 	for (size_t c = 0; c < vlen; c += IOV_CHUNK) {
 		size_t n = vlen - c < IOV_CHUNK ? vlen - c : IOV_CHUNK;
 
-		r = read_iovecs(self, iov, c, n, v);
+		r = read_iovecs(tid, iov, c, n, v);
 		if (r < 0)
 			return r;
+		beyond = beyond || beyond_stack(v, n, stack);
 		for (size_t i = 0; i < n; i++)
 			total += v[i].iov_len < limit - total ?
 					 v[i].iov_len : limit - total;
 	}
+	if (beyond && (r = kernel_check_iovecs(iov, vlen, advice)) < 0)
+		return r;
 	/* Nothing to do: the advice is still judged (unknown_advice()). */
 	if (!total)
 		return lpfd_sys_madvise(NULL, 0, advice);
@@ -103,7 +129,7 @@ static ssize_t madvise_self(pid_t self, const struct iovec *iov, size_t vlen,
 		if (vlen > IOV_CHUNK && i % IOV_CHUNK == 0) {
 			size_t n = vlen - i < IOV_CHUNK ? vlen - i : IOV_CHUNK;
 
-			r = read_iovecs(self, iov, i, n, v);
+			r = read_iovecs(tid, iov, i, n, v);
 			if (r < 0)
 				return done ? (ssize_t)done : (ssize_t)r;
 		}
@@ -124,16 +150,11 @@ static ssize_t madvise_self(pid_t self, const struct iovec *iov, size_t vlen,
 static ssize_t process_madvise_self(const struct iovec *iov, size_t vlen,
 				    int advice, unsigned int flags)
 {
-	long r;
-
 	if (flags)
 		return -EINVAL;
-	r = kernel_check_iovecs(iov, vlen, advice);
-	if (r < 0)
-		return r;
 	if (vlen > UIO_MAXIOV)
 		return -EINVAL;
-	return madvise_self(lpfd_sys_getpid(), iov, vlen, advice);
+	return madvise_self(lpfd_sys_gettid(), iov, vlen, advice);
 }
 
 /*

@@ -56,10 +56,10 @@ static int siginfo_copy_check(int signo, siginfo_t *info)
  * sig. The fixed part is read once, into *head; the tail only by the
  * kernel: here where the siginfo is refused, else by the call that sends.
  */
-static int check_siginfo(pid_t self, int sig, siginfo_t *info,
+static int check_siginfo(pid_t tid, int sig, siginfo_t *info,
 			 siginfo_t *head)
 {
-	int r = lpfd_user_read(self, head, info, KERNEL_SIGINFO_SIZE);
+	int r = lpfd_user_read(tid, head, info, KERNEL_SIGINFO_SIZE);
 
 	if (r < 0 || head->si_signo == sig)
 		return r;
@@ -148,7 +148,7 @@ static int send_signal_self(const struct lpfd_route *t, int sig,
 	tid = lpfd_sys_gettid();
 	tgid = lpfd_sys_getpid();
 	id = t->kind == LPFD_ROUTE_SELF_THREAD ? tid : tgid;
-	r = check_siginfo(tgid, sig, info, &head);
+	r = check_siginfo(tid, sig, info, &head);
 	if (r < 0)
 		return r;
 	if (!may_send(id, tid, scope, head.si_code)) {

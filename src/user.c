@@ -6,12 +6,19 @@
  * library touches it, never a crash. No signal handler (that would be a
  * side effect on the caller) and no other process.
  *
- * A copy is process_vm_readv() on the caller's own pid: its "local" side
- * (written) and "remote" side (read) are both this process's memory, so it
- * is a memcpy that the kernel makes, checking both sides as it goes. A
- * seccomp profile that refuses it (EPERM, ENOSYS) is remembered, and the
- * copy then goes through a pipe: write(2) from the source, read(2) into
- * the destination, each EFAULT where it cannot.
+ * A copy is process_vm_readv() on the calling thread's own id: its "local"
+ * side (written) and "remote" side (read) are both this process's memory,
+ * so it is a memcpy that the kernel makes, checking both sides as it goes.
+ * The thread's id, not the process's: process_vm_readv() finds a task by
+ * either, and the process's id names its leader, which can have exited
+ * (pthread_exit()) while other threads run; it has no memory then, and
+ * every copy would be ESRCH. The id is asked on each call: a cached one
+ * cannot be told stale without a system call (a vfork() child shares the
+ * cache, the stack and the thread pointer with its parent, which may exec
+ * or be reaped meanwhile), and a stale one names another process's memory.
+ * A seccomp profile that refuses process_vm_readv() (EPERM, ENOSYS) is
+ * remembered, and the copy then goes through a pipe: write(2) from the
+ * source, read(2) into the destination, each EFAULT where it cannot.
  *
  * Nothing is looked at before it is used: what is read is read once, into
  * the library's own stack, and the answer is written once, when the call
@@ -51,10 +58,10 @@ static size_t iov_total(const struct iovec *v, int n)
 }
 
 /* -1: refused, use the pipe; else 0 or -EFAULT. */
-static int copy_vm(pid_t self, void *dst, const struct iovec *src, int nsrc)
+static int copy_vm(pid_t tid, void *dst, const struct iovec *src, int nsrc)
 {
 	struct iovec local = { dst, iov_total(src, nsrc) };
-	ssize_t n = lpfd_sys_process_vm_readv(self, &local, 1, src,
+	ssize_t n = lpfd_sys_process_vm_readv(tid, &local, 1, src,
 					      (unsigned long)nsrc);
 
 	if (n == (ssize_t)local.iov_len)
@@ -103,24 +110,24 @@ static int copy_pipe(void *dst, const struct iovec *src, int nsrc)
 	return r;
 }
 
-static int copy(pid_t self, void *dst, const struct iovec *src, int nsrc)
+static int copy(pid_t tid, void *dst, const struct iovec *src, int nsrc)
 {
 	int r = -1;
 
 	if (!iov_total(src, nsrc))
 		return 0;
 	if (!__atomic_load_n(&vm_refused, __ATOMIC_RELAXED))
-		r = copy_vm(self, dst, src, nsrc);
+		r = copy_vm(tid, dst, src, nsrc);
 	return r == -1 ? copy_pipe(dst, src, nsrc) : r;
 }
 
-int lpfd_user_read(pid_t self, void *dst, const void *src, size_t n)
+int lpfd_user_read(pid_t tid, void *dst, const void *src, size_t n)
 {
 	struct iovec from = { (void *)src, n };
 
 	if ((uintptr_t)src + n < (uintptr_t)src)
 		return -EFAULT; /* wraps around: no such memory */
-	return copy(self, dst, &from, 1);
+	return copy(tid, dst, &from, 1);
 }
 
 /* Sources for up to MAX_SRC - have pieces of the zeroed tail: how many. */
@@ -137,7 +144,7 @@ static int zero_pieces(struct iovec *v, int have, size_t *tail)
 	return n;
 }
 
-int lpfd_user_write(pid_t self, void *dst, size_t size, const void *src,
+int lpfd_user_write(pid_t tid, void *dst, size_t size, const void *src,
 		    size_t n)
 {
 	struct iovec from[MAX_SRC] = { { (void *)src, n < size ? n : size } };
@@ -149,7 +156,7 @@ int lpfd_user_write(pid_t self, void *dst, size_t size, const void *src,
 		return -EFAULT;
 	nsrc = zero_pieces(from, 1, &tail);
 	for (;;) {
-		r = copy(self, d, from, nsrc);
+		r = copy(tid, d, from, nsrc);
 		if (r < 0 || !tail)
 			return r;
 		d += iov_total(from, nsrc);

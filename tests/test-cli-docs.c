@@ -489,6 +489,15 @@ TEST(completion_after_all_offers_no_process)
 	expect_completion("pidfd info -o all se", "self\n");
 }
 
+/* -u takes a comma list: its last element is completed. */
+TEST(completion_of_user_lists)
+{
+	ASSERT_TRUE(has_line(complete("pidfd info -u roo"), "root"));
+	ASSERT_TRUE(has_line(complete("pidfd info -u nobody,roo"), "nobody,root"));
+	ASSERT_TRUE(has_line(complete("pidfd info --user = nobody,roo"),
+			     "nobody,root"));
+}
+
 /* The JSON shapes of -J keep their quotes once rendered (roff eats '"'). */
 TEST(manual_json_shapes_keep_their_quotes)
 {

@@ -5,6 +5,8 @@
  * knows; the cgroup path and id; the ending of a reaped process through an
  * inherited pidfd.
  */
+#include <grp.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -430,6 +432,60 @@ TEST(info_all_and_by_user)
 	ASSERT_TRUE(json_valid(o.out));
 	ASSERT_EQ(o.err[0], '\0');
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "54329", "1"), 1);
+	util_kill_reap(fd);
+}
+
+/*
+ * A user or group without a name shows as its number, as in ps: the
+ * child's ids (1101.., 2201..) are in no database here.
+ */
+TEST(info_unknown_user_and_group_as_numbers)
+{
+	static const char *const want[] = { "2201", "2202", "2202", "1101",
+					    "1102", "1103" };
+	char row[4096], pid_s[16], *f[16];
+	struct cli_out o;
+	int fd;
+	pid_t pid;
+
+	REQUIRE_PRIVILEGE("gives a child other credentials");
+	ASSERT_TRUE(getpwuid(2202) == NULL && getgrgid(1102) == NULL);
+	pid = util_spawn(distinct_ids, NULL, &fd);
+	snprintf(pid_s, sizeof(pid_s), "%d", pid);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-o",
+		      "RUSER,EUSER,FSUSER,RGROUP,EGROUP,SGROUP", pid_s), 0);
+	ASSERT_EQ(fields_of_line(o.out, 0, row, f), 6);
+	for (int i = 0; i < 6; i++)
+		if (strcmp(f[i], want[i]) != 0)
+			FAIL("column %d: %s, not %s", i, f[i], want[i]);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-J", "-o", "EUSER,EGROUP", pid_s), 0);
+	ASSERT_TRUE(strstr(o.out, "\"euser\":\"2202\",\"egroup\":\"1102\"") != NULL);
+	util_kill_reap(fd);
+}
+
+/* -u takes a comma list of users, names or ids, as ps -u does. */
+TEST(info_user_comma_list)
+{
+	struct cli_out o;
+	int fd;
+	pid_t pid;
+
+	REQUIRE_PRIVILEGE("gives a child other credentials");
+	pid = util_spawn(distinct_ids, NULL, &fd);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "root,2202", "-n", "-o", "PID"), 0);
+	ASSERT_TRUE(lists_pid(o.out, pid));
+	ASSERT_TRUE(lists_pid(o.out, getpid()));
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "nobody,2202", "-n", "-o", "PID,EUID"), 0);
+	ASSERT_TRUE(lists_pid(o.out, pid));
+	ASSERT_TRUE(!lists_pid(o.out, getpid()));
+	for (int i = 0; line_of(o.out, i)[0]; i++) {
+		int euid = atoi(strrchr(line_of(o.out, i), ' ') + 1);
+
+		ASSERT_TRUE(euid == 2202 || euid == 65534);
+	}
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "root,no-such-user-here"), 1);
+	ASSERT_TRUE(strstr(o.err, "unknown user 'no-such-user-here'") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-u", "root,", "-n"), 1);
 	util_kill_reap(fd);
 }
 

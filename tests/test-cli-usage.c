@@ -289,3 +289,79 @@ TEST(features_table_and_json_agree_with_library)
 	ASSERT_EQ(strcmp(json_get(line_of(o.out, KERNEL_LINE), "PIDFD_GET_INFO"),
 			 f.kernel & LIBPIDFD_KERNEL_GET_INFO ? "true" : "false"), 0);
 }
+
+/*
+ * Output modes that cannot hold together are a usage error, as lsblk's
+ * "mutually exclusive arguments": a JSON document with JSON lines, a raw
+ * or headerless table, in every command that has them.
+ */
+TEST(conflicting_output_modes_are_usage_errors)
+{
+	static const char *const cases[][6] = {
+		{ "pidfd", "info", "-J", "-r", "self" },
+		{ "pidfd", "info", "-J", "-n", "self" },
+		{ "pidfd", "info", "-J", "-j", "self" },
+		{ "pidfd", "info", "-j", "--raw", "self" },
+		{ "pidfd", "info", "--noheadings", "-j", "self" },
+		{ "pidfd", "info", "-rJ", "self" },
+		{ "pidfd", "wait", "-J", "-j", "self" },
+		{ "pidfd", "features", "-j", "-J" },
+	};
+	struct cli_out o;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (cli_run(&o, (char **)cases[i]) != 1 ||
+		    !strstr(o.err, "mutually exclusive arguments: --") ||
+		    !strstr(o.err, "Try 'pidfd") || o.out[0])
+			FAIL("%s %s %s: %d, %s", cases[i][1], cases[i][2],
+			     cases[i][3], o.status, o.err);
+	}
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-r", "-o", "PID", "self"), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-J", "-J", "-o", "PID", "self"), 0);
+}
+
+/* Each line of "info -H": the column right-aligned, its type, its help. */
+static void expect_column_line(const char *out, const char *name,
+			       const char *type)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), " %s %-9s ", name, type);
+	if (!strstr(out, want))
+		FAIL("no '%s' in: %s", want, out);
+}
+
+/*
+ * -H/--list-columns, as util-linux 2.40 has it: every column with its
+ * type and description, needing no process; with -J one JSON document,
+ * as lsblk -H -J prints it.
+ */
+TEST(list_columns_as_util_linux)
+{
+	struct cli_out o, help;
+	size_t lines = 0, fields = 0;
+	const char *f;
+
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-H"), 0);
+	expect_column_line(o.out, "PID", "<integer>");
+	expect_column_line(o.out, "ARGS", "<string>");
+	ASSERT_TRUE(strstr(o.out, "\nCOREDUMPCODE <integer> its si_code") != NULL);
+	ASSERT_TRUE(strstr(o.out, "         PID <integer> process ID") != NULL);
+	for (const char *p = o.out; *p; p = strchr(p, '\n') + 1)
+		lines++;
+	ASSERT_EQ(CLI(&help, "pidfd", "info", "--help"), 0);
+	f = strstr(help.out, "Available fields:\n");
+	ASSERT_TRUE(f != NULL);
+	for (const char *p = strchr(f, '\n') + 1; p[0] == ' '; p = strchr(p, '\n') + 1)
+		fields++;
+	ASSERT_EQ(lines, fields);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "--list-columns", "--json"), 0);
+	ASSERT_TRUE(json_valid(o.out));
+	ASSERT_TRUE(strncmp(o.out, "{\n   \"pidfd-columns\": [\n      {\n"
+			    "         \"holder\": \"PID\",\n"
+			    "         \"type\": \"<integer>\",\n"
+			    "         \"description\": \"process ID", 120) == 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-H", "-r"), 0);
+	ASSERT_TRUE(strstr(o.out, "\nCOMM <string> command\\x20name\n") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-H", "self"), 1);
+}

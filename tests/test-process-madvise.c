@@ -84,6 +84,23 @@ TEST(madvise_self_wipeonfork)
 	util_both_paths(check_wipeonfork, NULL);
 }
 
+/*
+ * A range past the user address space is EFAULT (import_iovec()'s
+ * access_ok()) before anything is advised, also after a good one: the
+ * emulation, which judges the rest itself, asks the kernel for these.
+ */
+static void check_beyond_user_space(char *m)
+{
+	struct iovec iov[2] = { { m, page }, { (void *)-page, page } };
+
+	m[0] = 5;
+	ASSERT_ERRNO(libpidfd_process_madvise(PIDFD_SELF, iov, 2, MADV_DONTNEED,
+					      0), EFAULT);
+	ASSERT_EQ(m[0], 5);
+	ASSERT_ERRNO(libpidfd_process_madvise(PIDFD_SELF, iov + 1, 1, MADV_COLD,
+					      0), EFAULT);
+}
+
 /* What the library answers for no iovec with unknown advice: -1 is EINVAL. */
 /* Partial progress and errors, as vector_madvise() counts them. */
 static void check_madvise_errors(void *arg)
@@ -121,6 +138,8 @@ static void check_madvise_errors(void *arg)
 	iov[0].iov_len = (size_t)-1;
 	ASSERT_ERRNO(libpidfd_process_madvise(PIDFD_SELF, iov, 1, MADV_COLD, 0),
 		     EINVAL);
+	if (util_kernel_has(LPFD_FEAT_PROCESS_MADVISE))
+		check_beyond_user_space(m);
 	/*
 	 * Nothing to do is 0 for good advice; unknown advice is EINVAL, as
 	 * Linux 7.2 has it, on every path and through a pidfd on oneself

@@ -11,10 +11,12 @@
  *  - a struct, siginfo or iovec array that another thread unmaps in the
  *    middle of the call (stopped at a system call by a seccomp user
  *    notification, so the order is fixed) gives EFAULT, never SIGSEGV;
- *  - the same where a filter refuses process_vm_readv (the pipe fallback).
+ *  - the same where a filter refuses process_vm_readv (the pipe fallback);
+ *  - every copy works from a thread whose leader has exited.
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -373,4 +375,104 @@ TEST(memory_unmapped_during_the_call_is_efault)
 TEST(memory_unmapped_during_the_call_is_efault_through_a_pipe)
 {
 	races(true);
+}
+
+/* ------------------------------------------------------------------------
+ * After the leader is gone (pthread_exit()): the process's id then names a
+ * task without memory, and a copy through it would be ESRCH, hence EFAULT
+ * for memory that is there. Each call copies on the calling thread's id.
+ */
+struct orphan {
+	int child; /* a pidfd of another process */
+	char page[PAGE] __attribute__((aligned(PAGE)));
+};
+
+/* Whether the leader is a zombie: after its exit_mm(), so it has no memory. */
+static bool leader_is_zombie(void)
+{
+	char buf[512], *paren;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* Which step failed, 0 for none: the exit code of the process. */
+static int orphan_calls(struct orphan *o)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct iovec iov = { o->page, PAGE };
+	struct libpidfd_features f;
+	siginfo_t si;
+	int fd;
+
+	if (libpidfd_get_info(o->child, &info, sizeof(info)) != 0 ||
+	    info.pid == 0)
+		return 1;
+	info.mask = PIDFD_INFO_PID | PIDFD_INFO_SUPPORTED_MASK;
+	if (libpidfd_get_info(PIDFD_SELF_THREAD, &info, sizeof(info)) != 0 ||
+	    info.pid != (uint32_t)gettid() ||
+	    !(info.mask & PIDFD_INFO_SUPPORTED_MASK))
+		return 2;
+	if (libpidfd_process_madvise(PIDFD_SELF, &iov, 1, MADV_COLD, 0) != PAGE)
+		return 3;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_QUEUE;
+	if (libpidfd_send_signal(PIDFD_SELF, SIGUSR1, &si, 0) != 0)
+		return 4;
+	fd = libpidfd_proc_open(PIDFD_SELF_THREAD, "status", O_RDONLY);
+	if (fd < 0)
+		return 5;
+	close(fd);
+	return libpidfd_features(&f, sizeof(f)) == 0 ? 0 : 6;
+}
+
+static void *orphan_thread(void *arg)
+{
+	struct orphan *o = arg;
+
+	while (!leader_is_zombie())
+		sched_yield(); /* until an event: the leader's exit */
+	for (int e = 0; e < 2; e++) {
+		int r;
+
+		util_set_path(e); /* 0: native, 1: emulated */
+		r = orphan_calls(o);
+		if (r)
+			_exit(10 * (e + 1) + r);
+	}
+	_exit(0);
+}
+
+TEST(copies_work_after_the_leader_exited)
+{
+	static struct orphan o;
+	int child, status;
+	pid_t pid;
+
+	util_spawn(NULL, NULL, &child);
+	o.child = child;
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		pthread_t t;
+
+		signal(SIGUSR1, SIG_IGN);
+		if (pthread_create(&t, NULL, orphan_thread, &o) != 0)
+			_exit(99);
+		pthread_exit(NULL);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		FAIL("after the leader's exit, %s call %d failed (status %#x)",
+		     WEXITSTATUS(status) >= 20 ? "emulated" : "native",
+		     WEXITSTATUS(status) % 10, status);
+	util_kill_reap(child);
 }

@@ -138,7 +138,7 @@ static void one(const char *buf, size_t len)
 {
 	unsigned int flags;
 	struct lpfd_stat st;
-	int r = lpfd_parse_stat(buf, len, &st);
+	int r = lpfd_parse_stat(buf, len, &st), code;
 
 	CHECK(r == 0 || r == -ENOENT);
 	CHECK(r == 0 || st.have == 0);
@@ -153,6 +153,11 @@ static void one(const char *buf, size_t len)
 	      memmem(buf, len, st.comm, strlen(st.comm)));
 	CHECK(!(st.have & LPFD_STAT_STATE) || st.state > ' ');
 	CHECK((st.have & LPFD_STAT_STATE) || !(st.have & LPFD_STAT_START));
+	/* An exit code is a wait status, written only where well-formed. */
+	code = -1;
+	r = lpfd_parse_stat_exit_code(buf, len, &code);
+	CHECK((r == 0 && code >= 0 && code <= 0xffff) ||
+	      (r == -ENOENT && code == -1));
 }
 #elif defined(FUZZ_cmdline)
 /* The output buffer's size comes from the input's first byte. */
