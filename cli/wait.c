@@ -183,7 +183,7 @@ static bool ptrace_read_any(void)
  */
 static bool exit_code_shown(int pidfd)
 {
-	struct pidfd_info i = { .mask = PIDFD_INFO_CREDS };
+	struct libpidfd_info i = { .mask = PIDFD_INFO_CREDS };
 	uid_t fsuid = (uid_t)setfsuid((uid_t)-1);
 	gid_t fsgid = (gid_t)setfsgid((gid_t)-1);
 
