@@ -31,6 +31,8 @@ struct proc {
 	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
 	bool have_cgroup, have_exe, have_cwd;
+	bool have_inode;
+	uint64_t inode; /* of the pidfd, on pidfs (Linux 6.9) */
 	char *args; /* whole, allocated; NULL if none */
 	char cgroup[LPFD_PATH_MAX];
 	char exe[PATH_MAX];
@@ -45,6 +47,7 @@ struct proc {
 #define NEED_EXE      (1u << 4) /* /proc/<pid>/exe */
 #define NEED_CWD      (1u << 5) /* /proc/<pid>/cwd */
 #define NEED_COREDUMP (1u << 6) /* PIDFD_INFO_COREDUMP */
+#define NEED_INODE    (1u << 7) /* the pidfd's own inode */
 /* Those read through the process's directory. */
 #define NEED_FILES    (NEED_STAT | NEED_ARGS | NEED_CGROUP)
 
@@ -169,6 +172,11 @@ static bool get_exe(const struct proc *p, char *b, size_t n)
 	if (p->have_exe)
 		snprintf(b, n, "%s", p->exe);
 	return p->have_exe;
+}
+
+static bool get_inode(const struct proc *p, char *b, size_t n)
+{
+	return put_u(b, n, p->have_inode, p->inode);
 }
 
 static bool get_cwd(const struct proc *p, char *b, size_t n)
@@ -345,6 +353,8 @@ static const struct field fields[] = {
 	{ "START", F_STR, "start time", get_start, NEED_STAT },
 	{ "EXE", F_STR, "executable file", get_exe, NEED_EXE },
 	{ "CWD", F_STR, "working directory", get_cwd, NEED_CWD },
+	{ "INODE", F_NUM, "pidfs inode of its pidfd, for PID:INODE", get_inode,
+	  NEED_INODE },
 	{ "EXIT", F_STR, "how it ended, once reaped", get_exit, 0 },
 	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
 	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump,
@@ -482,6 +492,7 @@ static void read_proc(const struct target *t, const struct procdir *d,
 					p->cgroup, sizeof(p->cgroup));
 	p->have_exe = (need & NEED_EXE) &&
 		      procfs_link(t->fd, "exe", p->exe, sizeof(p->exe));
+	p->have_inode = (need & NEED_INODE) && handle_inode(t, &p->inode) == 0;
 	p->have_cwd = (need & NEED_CWD) &&
 		      procfs_link(t->fd, "cwd", p->cwd, sizeof(p->cwd));
 }

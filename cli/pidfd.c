@@ -33,6 +33,7 @@ static void help_global(void)
 	      " pidfd kill [options] <process>...\n"
 	      " pidfd info|wait|kill [options] --name <pattern> [<process>...]\n"
 	      " pidfd features [options]\n"
+	      " pidfd open <process> [--] <command> [<argument>...]\n"
 	      "\n"
 	      "Work with processes through pidfds, on every Linux kernel.\n"
 	      "\n"
@@ -41,6 +42,7 @@ static void help_global(void)
 	      " wait      wait until each process has exited, and tell how\n"
 	      " kill      send a signal, never to a recycled pid\n"
 	      " features  what this kernel does natively or emulated, and why\n"
+	      " open      run a command with a pidfd of the process ($PIDFD)\n"
 	      "\n"
 	      HELP_PROCESS
 	      "\n"
@@ -65,6 +67,7 @@ static const struct {
 	{ "wait", cmd_wait, help_wait },
 	{ "kill", cmd_kill, help_kill },
 	{ "features", cmd_features, help_features },
+	{ "open", cmd_open, help_open },
 };
 
 void try_help(void)

@@ -85,6 +85,16 @@ int target_open(const char *arg, struct target *t);
 int target_open_thread(const char *arg, struct target *t);
 void target_close(struct target *t);
 
+/*
+ * "PID:INODE" (cli/handle.c), util-linux 2.42's handle: the process at
+ * PID whose pidfd has that pidfs inode (Linux 6.9), no other.
+ */
+bool handle_parse(const char *arg, pid_t *pid, uint64_t *inode);
+/* Open it: 0, or -1 with errno (ESRCH: not that process; EOPNOTSUPP). */
+int handle_open(struct target *t, pid_t pid, uint64_t inode);
+/* A target's pidfs inode: 0, or -1 with errno (EOPNOTSUPP before 6.9). */
+int handle_inode(const struct target *t, uint64_t *inode);
+
 /* "SIGKILL", "SIGRTMIN+3", or "signal 99" into buf. */
 const char *signal_name(int sig, char *buf, size_t size);
 /* A signal by name ("KILL", "SIGKILL", "kill", "RTMIN+1") or number; -1 if none. */
@@ -174,11 +184,13 @@ void help_info(void);
 void help_wait(void);
 void help_kill(void);
 void help_features(void);
+void help_open(void);
 /* What every --help says. */
 #define HELP_PROCESS                                                        \
-	"A <process> is a PID, 'self' (pidfd itself) or 'fd:N' (a pidfd\n"   \
-	"inherited on file descriptor N). A thread ID stands for its\n"       \
-	"process (info shows the thread where the kernel can).\n"
+	"A <process> is a PID, 'self' (pidfd itself), 'fd:N' (a pidfd\n"     \
+	"inherited on file descriptor N) or PID:INODE (the process at PID\n" \
+	"whose pidfd has that pidfs inode, Linux 6.9). A thread ID stands\n"  \
+	"for its process (info shows the thread where the kernel can).\n"
 #define HELP_COMMON_OPTIONS                                                 \
 	" -h, --help               display this help\n"                      \
 	" -V, --version            display version\n"
@@ -284,5 +296,6 @@ int cmd_info(int argc, char **argv);
 int cmd_wait(int argc, char **argv);
 int cmd_kill(int argc, char **argv);
 int cmd_features(int argc, char **argv);
+int cmd_open(int argc, char **argv);
 
 #endif

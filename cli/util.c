@@ -151,6 +151,10 @@ void warn_open(const char *arg, int err)
 	if (err == EBADF && strncmp(arg, "fd:", 3) == 0)
 		why = inherited_fd_open(atoi(arg + 3)) ?
 			"not a pidfd" : "not an open file descriptor";
+	if (strncmp(arg, "fd:", 3) != 0 && strchr(arg, ':'))
+		why = err == EOPNOTSUPP ? "PID:INODE needs pidfs (Linux 6.9)" :
+		      err == ESRCH ? "no such process (the PID is free, or "
+				     "another process's)" : why;
 	report("cannot open", arg, why);
 }
 
@@ -183,6 +187,9 @@ static long long parse_number(const char *s, long long min)
 
 void target_check(const char *arg)
 {
+	uint64_t inode;
+	pid_t pid;
+
 	if (strcmp(arg, "self") == 0)
 		return;
 	if (strncmp(arg, "fd:", 3) == 0) {
@@ -190,9 +197,9 @@ void target_check(const char *arg)
 			usage_error("invalid file descriptor: '%s'", arg);
 		return;
 	}
-	if (parse_number(arg, 1) < 0)
-		usage_error("invalid process: '%s' (a PID, 'self' or 'fd:N')",
-			    arg);
+	if (parse_number(arg, 1) < 0 && !handle_parse(arg, &pid, &inode))
+		usage_error("invalid process: '%s' (a PID, PID:INODE, 'self' "
+			    "or 'fd:N')", arg);
 }
 
 /*
@@ -253,6 +260,8 @@ fail:
 
 int target_open(const char *arg, struct target *t)
 {
+	uint64_t inode;
+
 	*t = (struct target){ .arg = arg, .fd = -1 };
 	target_check(arg);
 	if (strcmp(arg, "self") == 0) {
@@ -263,6 +272,8 @@ int target_open(const char *arg, struct target *t)
 	}
 	if (strncmp(arg, "fd:", 3) == 0)
 		return target_inherited(t, (int)parse_number(arg + 3, 0));
+	if (handle_parse(arg, &t->pid, &inode))
+		return handle_open(t, t->pid, inode);
 	t->pid = (pid_t)parse_number(arg, 1);
 	t->fd = libpidfd_open(t->pid, 0);
 	if (t->fd < 0)

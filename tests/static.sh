@@ -120,6 +120,13 @@ result $extra "no page for a function that is not public"
 grep -q "libpidfd\.7\|libpidfd (7)" "$here/man/pidfd.1"
 result $? "pidfd.1 refers to libpidfd(7)"
 
+# The bash completion parses, as bash-completion sources it (test-cli-docs
+# runs it).
+out=$(bash -n "$here/cli/pidfd.bash-completion" 2>&1)
+r=$?
+echo "$out" | sed '/^$/d; s/^/# /'
+result $r "bash -n cli/pidfd.bash-completion"
+
 # The generated blocks of committed files (scripts/header-block.sh): a
 # block in sync leaves the file unwritten (a read-only tree builds), one
 # out of date is replaced, a file without the block is an error; and the

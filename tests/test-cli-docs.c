@@ -10,7 +10,7 @@
 #include "util.h"
 #include "../lib/feature_list.h"
 
-static const char commands[][9] = { "info", "wait", "kill", "features" };
+static const char commands[][9] = { "info", "wait", "kill", "features", "open" };
 
 /* The --help of "pidfd cmd", or of pidfd alone for "". */
 static char *help_of(const char *cmd)
@@ -425,6 +425,10 @@ TEST(completion_of_commands_fields_signals)
 	ASSERT_EQ(strcmp(got, "-KILL\n"), 0);
 	got = complete("pidfd kill --signal rtmin+1");
 	ASSERT_TRUE(has_line(got, "RTMIN+1"));
+	got = complete("pidfd open self -- ech");
+	ASSERT_TRUE(has_line(got, "echo"));
+	got = complete("pidfd op");
+	ASSERT_EQ(strcmp(got, "open\n"), 0);
 	got = complete("pidfd wait se");
 	ASSERT_EQ(strcmp(got, "self\n"), 0);
 	got = complete("pidfd info 1");
