@@ -27,7 +27,7 @@
 #define INFO_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP)
 
 struct proc {
-	struct pidfd_info info;
+	struct libpidfd_info info;
 	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
 	bool have_cgroup, have_exe, have_cwd;

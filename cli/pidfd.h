@@ -237,7 +237,8 @@ void procdir_open(struct procdir *d, int pidfd);
 int procdir_open_listed(struct procdir *d, int pidfd, pid_t pid, int root);
 void procdir_close(struct procdir *d);
 /* Ids and credentials as libpidfd_get_info() emulated has them. */
-bool procdir_info(const struct procdir *d, pid_t pid, struct pidfd_info *info);
+bool procdir_info(const struct procdir *d, pid_t pid,
+		  struct libpidfd_info *info);
 bool procdir_stat(const struct procdir *d, struct lpfd_stat *st);
 /*
  * A zombie's exit_code (its /proc stat's field 52), as waitpid(2) gives

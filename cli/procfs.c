@@ -150,7 +150,8 @@ static ssize_t read_file(const struct procdir *d, const char *name,
  * check, which the directory already paid for. False where the file is
  * not the whole answer: the caller asks the library.
  */
-bool procdir_info(const struct procdir *d, pid_t pid, struct pidfd_info *info)
+bool procdir_info(const struct procdir *d, pid_t pid,
+		  struct libpidfd_info *info)
 {
 	struct lpfd_status st;
 	char buf[2048];

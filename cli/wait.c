@@ -132,7 +132,7 @@ static bool from_waitid(struct waiter *w, struct report *r)
 /* Someone else's process, reaped by its parent, on a kernel that tells. */
 static bool from_pidfd_info(struct waiter *w, struct report *r)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
+	struct libpidfd_info info = { .mask = PIDFD_INFO_EXIT };
 
 	if (libpidfd_get_info(w->t.fd, &info, sizeof(info)) < 0 ||
 	    !(info.mask & PIDFD_INFO_EXIT))
@@ -183,7 +183,7 @@ static bool ptrace_read_any(void)
  */
 static bool exit_code_shown(int pidfd)
 {
-	struct pidfd_info i = { .mask = PIDFD_INFO_CREDS };
+	struct libpidfd_info i = { .mask = PIDFD_INFO_CREDS };
 	uid_t fsuid = (uid_t)setfsuid((uid_t)-1);
 	gid_t fsgid = (gid_t)setfsgid((gid_t)-1);
 

@@ -37,7 +37,7 @@
 /* A pidfd for the peer of a connected socket. */
 static int peer_pidfd(int conn)
 {
-	struct pidfd_info info = { .mask = 0 };
+	struct libpidfd_info info = { .mask = 0 };
 	struct ucred cred;
 	socklen_t len = sizeof(int);
 	int fd;

@@ -51,7 +51,7 @@ static int peer_pidfd(int conn, const struct ucred *cred, const char **how)
 /* Say who the client is; 0 if its credentials check out. */
 static int check_peer(int conn)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+	struct libpidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 	const char *how;

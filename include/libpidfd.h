@@ -5,94 +5,41 @@
  * running kernel has it, a race-free emulation where it does not.
  *
  * This is the one public header. It compiles as C99 and later and as C++11
- * and later, with -pedantic, and needs no feature macro on glibc. It
- * provides the mainline UAPI names, each only where the system headers lack
- * it, so that it can be included in any order with <linux/pidfd.h>,
- * <sys/pidfd.h>, <sys/wait.h>, <signal.h>, <linux/fcntl.h> and <fcntl.h>
- * (<fcntl.h> and <linux/fcntl.h> conflict with each other, and so each
- * with the pidfd header of the other family; neither with this one). Two
- * devices make that hold:
+ * and later, with -pedantic, and needs no feature macro on glibc. It goes
+ * before or after any set of system headers, <linux/pidfd.h>,
+ * <sys/pidfd.h>, <linux/fcntl.h> and <fcntl.h> included, of any release
+ * (but for one value of Linux 6.15 and 6.16, below):
  *
- * - The system's <linux/pidfd.h>, where it exists, is included first, so
- *   that whatever it defines wins and a later inclusion is a no-op. Its own
- *   <linux/fcntl.h> is skipped (by its include guard, for the time of that
- *   inclusion only), so that <fcntl.h> may still follow; include
- *   <linux/fcntl.h> yourself for its names. A compiler without
- *   __has_include (GCC before 5) skips this: there, include <linux/pidfd.h>
- *   of Linux 6.13 or later before this header, not after it.
- * - Only where that header declared a shorter struct pidfd_info (Linux 6.13
- *   to 7.0), the name is macro-renamed to libpidfd_pidfd_info, the newest
- *   layout (88 bytes); see below.
- *
- * PIDFD_NONBLOCK and PIDFD_THREAD are the kernel's O_NONBLOCK and O_EXCL
- * values, spelled as numbers where <fcntl.h> has not defined those, so that
- * this header defines no O_* name. A later <sys/pidfd.h> redefines them as
- * O_NONBLOCK and O_EXCL, the same values, silently: it is a system header.
- *
- * siginfo_t comes from glibc's <bits/types/siginfo_t.h>, as for glibc's own
- * <sys/pidfd.h>, which declares it whatever the feature macros. On other C
- * libraries <signal.h> may declare it only for POSIX programs: a strict
- * build there (-std=c99 and the like) defines _POSIX_C_SOURCE as 199309L or
- * later before its first #include.
+ * - It includes none of those four (the kernel's and the C library's pair
+ *   clash with each other), defines no other header's include guard and
+ *   renames nothing.
+ * - Each mainline UAPI name is defined only where no system header defined
+ *   it before, spelled token for token as <linux/pidfd.h> and glibc's
+ *   <sys/pidfd.h> spell it, so that a system header that comes later
+ *   defines it again identically (no warning, even with -Wsystem-headers).
+ * - The newest struct pidfd_info layout (88 bytes) is always there as
+ *   struct libpidfd_info. struct pidfd_info is this header's own, the same
+ *   layout, only where no system header can declare it; elsewhere it is
+ *   the system's (see below), and libpidfd_get_info() takes either.
  */
 #ifndef LIBPIDFD_H
 #define LIBPIDFD_H
 
 #include <linux/ioctl.h>
 #include <linux/types.h>
+#include <linux/version.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+/*
+ * siginfo_t whatever the feature macros, as glibc's own <sys/pidfd.h> gets
+ * it. On other C libraries <signal.h> may declare it only for POSIX
+ * programs: a strict build there (-std=c99 and the like) defines
+ * _POSIX_C_SOURCE as 199309L or later before its first #include.
+ */
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 26)
 # include <bits/types/siginfo_t.h>
-#endif
-
-/*
- * glibc declares its own struct pidfd_info in <sys/pidfd.h> from 2.43 on
- * (glibc commit c0c9524a11; 72 bytes), which then cannot be combined with
- * <linux/pidfd.h>, nor with a struct of this header's. There that header
- * is included first instead (unless it already was), and wins as
- * <linux/pidfd.h> does elsewhere; with it come <fcntl.h> and
- * <sys/ioctl.h>, as for every user of glibc's <sys/pidfd.h>, and
- * <linux/pidfd.h> or <linux/fcntl.h> cannot follow (where one of them came
- * first, <linux/pidfd.h> is taken instead, as on older C libraries). Its
- * include guard, _PIDFD_H, is tested there but never defined: it is
- * defined here, so that a later #include <sys/pidfd.h> is the no-op it is
- * meant to be rather than a second struct pidfd_info.
- * LIBPIDFD_SYS_PIDFD_H says that this path was taken.
- */
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 43) && \
-	!defined(_LINUX_FCNTL_H) && !defined(_LINUX_PIDFD_H)
-# define LIBPIDFD_SYS_PIDFD_H 1
-#endif
-
-#ifdef __has_include
-# if defined(LIBPIDFD_SYS_PIDFD_H) && __has_include(<sys/pidfd.h>)
-#  if !defined(PIDFD_NONBLOCK) && !defined(_PIDFD_H)
-#   include <sys/pidfd.h>
-#  endif
-#  ifndef _PIDFD_H
-#   define _PIDFD_H 1
-#  endif
-# elif __has_include(<linux/pidfd.h>)
-#  ifndef _LINUX_FCNTL_H
-#   define _LINUX_FCNTL_H
-#   define LIBPIDFD_SKIPPED_LINUX_FCNTL_H
-#  endif
-#  include <linux/pidfd.h>
-#  ifdef LIBPIDFD_SKIPPED_LINUX_FCNTL_H
-#   undef _LINUX_FCNTL_H
-#   undef LIBPIDFD_SKIPPED_LINUX_FCNTL_H
-/* Spelled O_NONBLOCK and O_EXCL there, which nothing has defined here. */
-#   ifndef O_NONBLOCK
-#    undef PIDFD_NONBLOCK
-#   endif
-#   ifndef O_EXCL
-#    undef PIDFD_THREAD
-#   endif
-#  endif
-# endif
 #endif
 
 #ifdef __cplusplus
@@ -102,30 +49,51 @@ extern "C" {
 struct iovec;
 struct rusage;
 
-/* The kernel's O_NONBLOCK and O_EXCL (asm/fcntl.h of each architecture). */
+/*
+ * Stands in for <linux/pidfd.h> and <sys/pidfd.h>: pidfd_open()'s flags,
+ * spelled O_NONBLOCK and O_EXCL as both of them spell them. Where neither
+ * <fcntl.h> nor <linux/fcntl.h> came first, those two names are given
+ * here as enumeration constants, never as macros: the kernel's values of
+ * each architecture (its asm/fcntl.h), so that the flags work without
+ * either header, and either can still follow and define its macros.
+ * Unavoidable: flags spelled as numbers would differ from a later system
+ * header's definition, and including one fcntl header would clash with
+ * the other.
+ */
 #ifndef PIDFD_NONBLOCK
-# if defined(__alpha__)
-#  define PIDFD_NONBLOCK 04
-# elif defined(__mips__)
-#  define PIDFD_NONBLOCK 0200
-# elif defined(__sparc__)
-#  define PIDFD_NONBLOCK 040000
-# elif defined(__hppa__)
-#  define PIDFD_NONBLOCK 0200000
-# else
-#  define PIDFD_NONBLOCK 04000
+# ifndef O_NONBLOCK
+enum {
+#  if defined(__alpha__)
+	O_NONBLOCK = 04
+#  elif defined(__mips__)
+	O_NONBLOCK = 0200
+#  elif defined(__sparc__)
+	O_NONBLOCK = 040000
+#  elif defined(__hppa__)
+	O_NONBLOCK = 0200000
+#  else
+	O_NONBLOCK = 04000
+#  endif
+};
 # endif
+# define PIDFD_NONBLOCK O_NONBLOCK
 #endif
 #ifndef PIDFD_THREAD
-# if defined(__alpha__) || defined(__sparc__)
-#  define PIDFD_THREAD 04000
-# elif defined(__mips__) || defined(__hppa__)
-#  define PIDFD_THREAD 02000
-# else
-#  define PIDFD_THREAD 0200
+# ifndef O_EXCL
+enum {
+#  if defined(__alpha__) || defined(__sparc__)
+	O_EXCL = 04000
+#  elif defined(__mips__) || defined(__hppa__)
+	O_EXCL = 02000
+#  else
+	O_EXCL = 0200
+#  endif
+};
 # endif
+# define PIDFD_THREAD O_EXCL
 #endif
 
+/* Stands in for <linux/pidfd.h>: pidfd_send_signal()'s flags (Linux 6.9). */
 #ifndef PIDFD_SIGNAL_THREAD
 #define PIDFD_SIGNAL_THREAD (1UL << 0)
 #endif
@@ -137,9 +105,12 @@ struct rusage;
 #endif
 
 /*
- * Sentinels naming the caller in every call that takes a pidfd. Linux 6.15
- * and 6.16 spelled the thread group -20000; the library accepts that value
- * too and hands the running kernel the one it understands.
+ * Stands in for <linux/fcntl.h> (Linux 6.15; <sys/pidfd.h> of glibc 2.43)
+ * and <linux/pidfd.h>: sentinels naming the caller in every call that
+ * takes a pidfd. Linux 6.15 and 6.16 spelled the thread group -20000; the
+ * library accepts that value too and hands the running kernel the one it
+ * understands. (Those two releases' headers alone disagree on a value:
+ * with them, <linux/fcntl.h> or <linux/pidfd.h> goes first.)
  */
 #ifndef PIDFD_SELF_THREAD
 #define PIDFD_SELF_THREAD -10000 /* Current thread. */
@@ -156,6 +127,7 @@ struct rusage;
 /* The thread-group sentinel of Linux 6.15 and 6.16. */
 #define LIBPIDFD_SELF_THREAD_GROUP_OLD -20000
 
+/* Stands in for <linux/pidfd.h> (Linux 6.13 to 7.1): PIDFD_GET_INFO's bits. */
 #ifndef PIDFD_INFO_PID
 #define PIDFD_INFO_PID (1UL << 0) /* Always returned, even if not requested */
 #endif
@@ -191,8 +163,7 @@ struct rusage;
 #define PIDFD_INFO_SIZE_VER2 80 /* sizeof third published struct */
 #endif
 #ifndef PIDFD_INFO_SIZE_VER3
-# define LIBPIDFD_NEED_INFO_VER3 1
-# define PIDFD_INFO_SIZE_VER3 88 /* sizeof fourth published struct */
+#define PIDFD_INFO_SIZE_VER3 88 /* sizeof fourth published struct */
 #endif
 
 #ifndef PIDFD_COREDUMPED
@@ -208,41 +179,63 @@ struct rusage;
 #define PIDFD_COREDUMP_ROOT (1U << 3) /* coredump was done as root. */
 #endif
 
-#ifdef LIBPIDFD_NEED_INFO_VER3
 /*
- * The newest mainline layout (Linux 7.1, 88 bytes). Where the system header
- * declared a shorter struct pidfd_info (Linux 6.13 to 7.0: PIDFD_GET_INFO
- * without PIDFD_INFO_SIZE_VER3), the name is macro-renamed to this one,
- * libpidfd_pidfd_info, so that every later use of "struct pidfd_info", the
- * system's own PIDFD_GET_INFO included, sees the newest layout. With any
- * other system header no macro is defined.
+ * The newest mainline struct pidfd_info layout (Linux 7.1, 88 bytes): the
+ * members of both structs below, written once so that they stay the same.
  */
-# ifdef PIDFD_GET_INFO
-#  define pidfd_info libpidfd_pidfd_info
-# endif
-struct pidfd_info {
-	__u64 mask;
-	__u64 cgroupid;
-	__u32 pid;
-	__u32 tgid;
-	__u32 ppid;
-	__u32 ruid;
-	__u32 rgid;
-	__u32 euid;
-	__u32 egid;
-	__u32 suid;
-	__u32 sgid;
-	__u32 fsuid;
-	__u32 fsgid;
-	__s32 exit_code;
-	__u32 coredump_mask;
-	__u32 coredump_signal;
-	__u32 coredump_code;
-	__u32 coredump_pad;
+#define LIBPIDFD_INFO_MEMBERS \
+	__u64 mask; \
+	__u64 cgroupid; \
+	__u32 pid; \
+	__u32 tgid; \
+	__u32 ppid; \
+	__u32 ruid; \
+	__u32 rgid; \
+	__u32 euid; \
+	__u32 egid; \
+	__u32 suid; \
+	__u32 sgid; \
+	__u32 fsuid; \
+	__u32 fsgid; \
+	__s32 exit_code; \
+	__u32 coredump_mask; \
+	__u32 coredump_signal; \
+	__u32 coredump_code; \
+	__u32 coredump_pad; \
 	__u64 supported_mask;
-};
-#endif
 
+/*
+ * That layout under the library's own name: the same whatever the system
+ * headers, so that a C++ function taking it mangles the same everywhere.
+ */
+struct libpidfd_info {
+	LIBPIDFD_INFO_MEMBERS
+};
+
+/*
+ * Stands in for <linux/pidfd.h> of Linux 6.13 and later and for glibc
+ * 2.43's <sys/pidfd.h>: struct pidfd_info, the same layout as struct
+ * libpidfd_info, only where neither can declare it (older kernel headers,
+ * by <linux/version.h>, and an older C library) and no other header
+ * already did (PIDFD_GET_INFO undefined): either of them declares it
+ * without a guard, so a declaration here would clash with theirs when
+ * they came later. Elsewhere struct pidfd_info is the system's, of its
+ * size (glibc 2.43's: 72 bytes; Linux 6.13 to 7.0's: 64 to 80), and
+ * declared only once the system header that declares it is included.
+ * LIBPIDFD_OWN_PIDFD_INFO says which.
+ */
+#if !defined(PIDFD_GET_INFO) && LINUX_VERSION_CODE < 0x060d00 && \
+	!(defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 43))
+# define LIBPIDFD_OWN_PIDFD_INFO 1
+struct pidfd_info {
+	LIBPIDFD_INFO_MEMBERS
+};
+#else
+struct pidfd_info;
+#endif
+#undef LIBPIDFD_INFO_MEMBERS
+
+/* Stands in for <linux/pidfd.h> (Linux 6.11 added the ten together). */
 #ifndef PIDFS_IOCTL_MAGIC
 #define PIDFS_IOCTL_MAGIC 0xFF
 #endif
@@ -258,6 +251,7 @@ struct pidfd_info {
 #define PIDFD_GET_USER_NAMESPACE              _IO(PIDFS_IOCTL_MAGIC, 9)
 #define PIDFD_GET_UTS_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 10)
 #endif
+/* Sized by whichever struct pidfd_info is in force, as the system's is. */
 #ifndef PIDFD_GET_INFO
 #define PIDFD_GET_INFO                        _IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_info)
 #endif
@@ -319,6 +313,7 @@ struct libpidfd_features {
 };
 
 int libpidfd_open(pid_t pid, unsigned int flags);
+/* Takes a struct libpidfd_info too (see the end of this header). */
 int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
 pid_t libpidfd_getpid(int pidfd);
 int libpidfd_send_signal(int pidfd, int sig, siginfo_t *info,
@@ -366,6 +361,38 @@ int libpidfd_check_version(int major, int minor, int patch);
 
 #ifdef __cplusplus
 }
+#endif
+
+/*
+ * libpidfd_get_info() with a struct libpidfd_info *, type-checked: in C++
+ * an overload (the one for struct pidfd_info * is preferred when both
+ * match); in C11, and as an extension in GNU C99, a _Generic() macro that
+ * passes every other argument as it is. The library fills either struct
+ * up to the size given. (The function itself: (libpidfd_get_info)(...).)
+ */
+#ifdef __cplusplus
+extern "C++" {
+template <typename T>
+inline int libpidfd_get_info(int pidfd, T *info, size_t size)
+{
+	struct libpidfd_info *full = info; /* no other type converts */
+
+	return libpidfd_get_info(pidfd,
+				 reinterpret_cast<struct pidfd_info *>(full),
+				 size);
+}
+}
+#elif (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L) || \
+	defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 5)
+# ifdef __GNUC__
+#  define LIBPIDFD_EXTENSION __extension__ /* _Generic in C99 */
+# else
+#  define LIBPIDFD_EXTENSION
+# endif
+# define libpidfd_get_info(pidfd, info, size)                              \
+	libpidfd_get_info(pidfd, LIBPIDFD_EXTENSION _Generic((info),       \
+		struct libpidfd_info *: (struct pidfd_info *)(void *)(info),\
+		default: (info)), size)
 #endif
 
 #endif /* LIBPIDFD_H */

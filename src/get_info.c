@@ -43,17 +43,17 @@ static const struct {
  * struct, so that a field added to the struct does not compile without
  * its line.
  */
-#define INFO_FIELD_SIZE(field) sizeof(((struct pidfd_info *)0)->field)
+#define INFO_FIELD_SIZE(field) sizeof(((struct libpidfd_info *)0)->field)
 #define INFO_FIELD_AT(field, offset, since, bit, column)                       \
-	_Static_assert(offsetof(struct pidfd_info, field) == (offset) &&       \
+	_Static_assert(offsetof(struct libpidfd_info, field) == (offset) &&       \
 		       (offset) + INFO_FIELD_SIZE(field) <= (since) &&         \
-		       (since) <= sizeof(struct pidfd_info),                   \
+		       (since) <= sizeof(struct libpidfd_info),                   \
 		       "LPFD_INFO_FIELDS: " #field " is not where it says");
 LPFD_INFO_FIELDS(INFO_FIELD_AT)
 #define INFO_FIELD_SUM(field, offset, since, bit, column)                      \
 	+ INFO_FIELD_SIZE(field)
-_Static_assert(0 LPFD_INFO_FIELDS(INFO_FIELD_SUM) == sizeof(struct pidfd_info),
-	       "struct pidfd_info has a field LPFD_INFO_FIELDS lacks");
+_Static_assert(0 LPFD_INFO_FIELDS(INFO_FIELD_SUM) == sizeof(struct libpidfd_info),
+	       "struct libpidfd_info has a field LPFD_INFO_FIELDS lacks");
 
 /*
  * What libpidfd_get_info() can return on this kernel, by the path it
@@ -72,7 +72,7 @@ uint64_t lpfd_info_supported_mask(void)
 	return m;
 }
 
-static void put_supported(struct pidfd_info *info, size_t size)
+static void put_supported(struct libpidfd_info *info, size_t size)
 {
 	info->mask |= PIDFD_INFO_SUPPORTED_MASK;
 	if (size >= PIDFD_INFO_SIZE_VER3)
@@ -80,12 +80,12 @@ static void put_supported(struct pidfd_info *info, size_t size)
 }
 
 /*
- * The size of the kernel's struct pidfd_info, as far as the layout matters,
+ * The size of the kernel's struct libpidfd_info, as far as the layout matters,
  * from its answer (in a struct of the newest size) to a request for
  * PIDFD_INFO_SUPPORTED_MASK: 7.1 puts the mask at 80, 6.19 and 7.0 at 72,
  * older kernels nowhere (72 then stands for their 64 and 72).
  */
-size_t lpfd_info_kernel_size(const struct pidfd_info *answer)
+size_t lpfd_info_kernel_size(const struct libpidfd_info *answer)
 {
 	if (!(answer->mask & PIDFD_INFO_SUPPORTED_MASK))
 		return PIDFD_INFO_SIZE_VER1;
@@ -99,7 +99,7 @@ size_t lpfd_info_kernel_size(const struct pidfd_info *answer)
  * coredump_code; kernels before 6.19 have no supported_mask, which the
  * library then supplies. size is the caller's struct size.
  */
-void lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
+void lpfd_info_to_newest(struct libpidfd_info *info, size_t size, uint64_t req,
 			   size_t ksize)
 {
 	uint64_t v;
@@ -145,11 +145,11 @@ static int newest_errno(int pidfd, int err)
  * EFAULT, after the kernel's own checks of the fd). own: the struct is the
  * library's, on its stack, and its request is read as it stands.
  */
-static int get_info_native_fd(int pidfd, struct pidfd_info *info,
+static int get_info_native_fd(int pidfd, struct libpidfd_info *info,
 			      size_t size, bool own)
 {
 	struct lpfd_kernel_info k;
-	struct pidfd_info a = { 0 };
+	struct libpidfd_info a = { 0 };
 	size_t asize = size < sizeof(a) ? size : sizeof(a);
 	uint64_t req;
 	pid_t tid;
@@ -179,7 +179,7 @@ static int get_info_native_fd(int pidfd, struct pidfd_info *info,
 }
 
 static int get_info_native(const struct lpfd_route *t,
-			   struct pidfd_info *info, size_t size, bool own)
+			   struct libpidfd_info *info, size_t size, bool own)
 {
 	int fd, err;
 
@@ -212,7 +212,7 @@ static uint32_t coredump_mask_of_dumpable(int dumpable)
  * its own threads can ask about (PR_GET_DUMPABLE); for any other process
  * the bit stays clear.
  */
-static void emulate_coredump(struct pidfd_info *k, bool own_process)
+static void emulate_coredump(struct libpidfd_info *k, bool own_process)
 {
 	int d;
 
@@ -234,7 +234,7 @@ static int cgroup_error(int r)
 	return r == -EMFILE || r == -ENFILE || r == -ENOMEM ? r : 0;
 }
 
-static int emulate_cgroupid(struct lpfd_proc *p, struct pidfd_info *k,
+static int emulate_cgroupid(struct lpfd_proc *p, struct libpidfd_info *k,
 			    const char *cgroup_file)
 {
 	uint64_t id;
@@ -250,7 +250,7 @@ static int emulate_cgroupid(struct lpfd_proc *p, struct pidfd_info *k,
 }
 
 /* The calling thread's credentials, from the system calls that tell them. */
-static void thread_creds(struct pidfd_info *k)
+static void thread_creds(struct libpidfd_info *k)
 {
 	unsigned int id[3];
 
@@ -262,7 +262,7 @@ static void thread_creds(struct pidfd_info *k)
 	k->fsgid = lpfd_sys_getfsgid();
 }
 
-static void status_creds(const struct lpfd_status *st, struct pidfd_info *k)
+static void status_creds(const struct lpfd_status *st, struct libpidfd_info *k)
 {
 	k->ruid = st->uid[0], k->euid = st->uid[1];
 	k->suid = st->uid[2], k->fsuid = st->uid[3];
@@ -278,7 +278,7 @@ static void status_creds(const struct lpfd_status *st, struct pidfd_info *k)
  * emulation cannot answer.
  */
 static __attribute__((noinline)) int leader_creds(struct lpfd_proc *p,
-						  struct pidfd_info *k)
+						  struct libpidfd_info *k)
 {
 	struct lpfd_status st;
 	char buf[512];
@@ -300,7 +300,7 @@ static __attribute__((noinline)) int leader_creds(struct lpfd_proc *p,
  * another thread has its leader's, from /proc.
  */
 static int get_info_self(const struct lpfd_route *t, pid_t caller,
-			 uint64_t req, struct pidfd_info *k)
+			 uint64_t req, struct libpidfd_info *k)
 {
 	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
 	uint32_t tid = (uint32_t)caller;
@@ -337,7 +337,7 @@ static int get_info_self(const struct lpfd_route *t, pid_t caller,
  * (three more /proc reads) only when asked for it.
  */
 static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
-				uint64_t req, struct pidfd_info *k)
+				uint64_t req, struct libpidfd_info *k)
 {
 	struct lpfd_status st;
 	char path[48];
@@ -379,9 +379,9 @@ static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
  * Another process. /proc is opened, and proven ours, before the fdinfo is
  * read: the kernel judges the fd before it reads the request.
  */
-static int get_info_emulated_pidfd(int pidfd, const struct pidfd_info *info,
+static int get_info_emulated_pidfd(int pidfd, const struct libpidfd_info *info,
 				   pid_t tid, uint64_t *req,
-				   struct pidfd_info *k)
+				   struct libpidfd_info *k)
 {
 	struct lpfd_proc p;
 	int pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
@@ -402,9 +402,9 @@ static int get_info_emulated_pidfd(int pidfd, const struct pidfd_info *info,
  * success: a call that fails has written nothing.
  */
 static int get_info_emulated(const struct lpfd_route *t,
-			     struct pidfd_info *info, size_t size)
+			     struct libpidfd_info *info, size_t size)
 {
-	struct pidfd_info k = { 0 };
+	struct libpidfd_info k = { 0 };
 	uint64_t req;
 	pid_t tid;
 	int r;
@@ -458,7 +458,7 @@ static int pidfd_or_errno(const struct lpfd_route *t)
  * (the size is an argument here, as for clone3), one larger than an ioctl
  * can carry E2BIG.
  */
-static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
+static int check_args(const struct lpfd_route *t, struct libpidfd_info *info,
 		      size_t size)
 {
 	int r;
@@ -472,7 +472,7 @@ static int check_args(const struct lpfd_route *t, struct pidfd_info *info,
 	return size > INFO_SIZE_MAX ? -E2BIG : -EINVAL;
 }
 
-static int do_get_info(int pidfd, struct pidfd_info *info, size_t size,
+static int do_get_info(int pidfd, struct libpidfd_info *info, size_t size,
 		       bool own)
 {
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
@@ -488,20 +488,27 @@ static int do_get_info(int pidfd, struct pidfd_info *info, size_t size,
 	return get_info_emulated(&t, info, size);
 }
 
-int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
+int lpfd_get_info(int pidfd, struct libpidfd_info *info, size_t size)
 {
 	return do_get_info(pidfd, info, size, false);
 }
 
-int lpfd_get_info_own(int pidfd, struct pidfd_info *info, size_t size)
+int lpfd_get_info_own(int pidfd, struct libpidfd_info *info, size_t size)
 {
 	return do_get_info(pidfd, info, size, true);
 }
 
-LIBPIDFD_API int libpidfd_get_info(int pidfd, struct pidfd_info *info,
-				   size_t size)
+/*
+ * The exported type is struct pidfd_info, the header's own (the same
+ * layout) where the library is built with kernel headers before 6.13; the
+ * library itself works on struct libpidfd_info, complete with any headers.
+ * Parenthesised: the header's macro of the same name takes either.
+ */
+LIBPIDFD_API int (libpidfd_get_info)(int pidfd, struct pidfd_info *info,
+				     size_t size)
 {
 	int saved = errno;
+	struct libpidfd_info *full = (struct libpidfd_info *)(void *)info;
 
-	return (int)lpfd_return(saved, do_get_info(pidfd, info, size, false));
+	return (int)lpfd_return(saved, do_get_info(pidfd, full, size, false));
 }

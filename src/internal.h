@@ -270,21 +270,21 @@ pid_t lpfd_getpid_native(int pidfd);
 pid_t lpfd_not_a_pidfd_is_ebadf(int r);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
-int lpfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+int lpfd_get_info(int pidfd, struct libpidfd_info *info, size_t size);
 /* The same for a struct of the library's own: its request read as it stands. */
-int lpfd_get_info_own(int pidfd, struct pidfd_info *info, size_t size);
+int lpfd_get_info_own(int pidfd, struct libpidfd_info *info, size_t size);
 /*
- * Bring a struct pidfd_info written by a kernel whose struct has ksize
+ * Bring a struct libpidfd_info written by a kernel whose struct has ksize
  * bytes (64 to 88) to the newest layout; size is the caller's struct size,
  * req the mask the caller asked with.
  */
-void lpfd_info_to_newest(struct pidfd_info *info, size_t size, uint64_t req,
+void lpfd_info_to_newest(struct libpidfd_info *info, size_t size, uint64_t req,
 			   size_t ksize);
 /*
- * The size of the kernel's struct pidfd_info (72 for anything older than
+ * The size of the kernel's struct libpidfd_info (72 for anything older than
  * 6.19) from its answer to a PIDFD_INFO_SUPPORTED_MASK request.
  */
-size_t lpfd_info_kernel_size(const struct pidfd_info *answer);
+size_t lpfd_info_kernel_size(const struct libpidfd_info *answer);
 /* The PIDFD_INFO_* bits libpidfd_get_info() can return on this kernel. */
 uint64_t lpfd_info_supported_mask(void);
 

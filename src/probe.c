@@ -141,13 +141,15 @@ static uint64_t info_word;
 
 static int info_probe(uint64_t *word)
 {
-	struct pidfd_info info;
+	struct libpidfd_info info;
 	uint64_t w = INFO_KNOWN;
 	int r;
 
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK;
-	r = ioctl_on_self(PIDFD_GET_INFO, &info);
+	/* PIDFD_GET_INFO of the newest size, whatever the system headers. */
+	r = ioctl_on_self(_IOWR(PIDFS_IOCTL_MAGIC, 11, struct libpidfd_info),
+			  &info);
 	r = present_unless(r < 0 ? r : 1, -ENOTTY, -EINVAL);
 	if (r < 0)
 		return r;

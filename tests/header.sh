@@ -1,34 +1,59 @@
 #!/bin/sh
-# <libpidfd.h> for any C: compiled (-pedantic -Wall -Wextra -Werror) as C99,
-# C11, C17, C2x, C++11 and C++17 (and GNU C11 and C++17), alone and before
-# and after each system header that defines the same names or uses
-# siginfo_t. The kernel headers are Debian 12's (installed), 13's and
-# unstable's (.ci/fetch-debs unpacks them into build/debs/SUITE/
-# linux-libc-dev of the source tree), the same two with their suite's C
-# library headers too (SUITE-glibc: glibc 2.41, and 2.43, whose
-# <sys/pidfd.h> declares struct pidfd_info), a stand-in for Linux 6.13 to 7.0,
-# whose <linux/pidfd.h> declared a shorter struct pidfd_info, and one for
-# a kernel newer than this library, whose new names must be there in every
-# order. Each program ends with tests/header-use.h: every name of the
-# contract, and no O_* name without <fcntl.h>.
+# <libpidfd.h> with any set of system headers, in any order: every set that
+# compiles on its own also compiles with <libpidfd.h> before it, between
+# its headers and after it, followed by tests/header-use.h (every name of
+# the contract, checked at compile time).
+#
+# - Languages: C99, C11, C17, C2x, GNU C11; C++11, C++14, C++17, C++20,
+#   GNU C++17; gcc and clang.
+# - Each order twice: -pedantic -Wall -Wextra -Werror (the user's code and
+#   this header), and -Wall -Wextra -Wsystem-headers -Werror (a system
+#   header that comes later and redefines a name differently warns there).
+# - Sets of system headers: each of linux/pidfd.h, sys/pidfd.h, sys/wait.h,
+#   signal.h, linux/fcntl.h and fcntl.h alone, and each ordered pair of
+#   the four that define the same names (pidfd and fcntl, kernel and C
+#   library). A set that fails without <libpidfd.h> is named ("fails on
+#   its own") and is not this header's to fix.
+# - Header sets: Debian 12's (installed), 13's and unstable's kernel
+#   headers (.ci/fetch-debs SUITE linux-libc-dev, under DEBS_DIR, default
+#   build/debs), the same two with their suite's C library headers
+#   (SUITE-glibc: glibc 2.41, and 2.43, whose <sys/pidfd.h> declares a
+#   72-byte struct pidfd_info), a stand-in for Linux 6.13 to 7.0, whose
+#   <linux/pidfd.h> declared a shorter struct pidfd_info, and one for a
+#   kernel newer than this library, whose new names must be there in every
+#   order that includes it.
+# - A C++ function taking struct libpidfd_info or struct pidfd_info
+#   mangles the same with every header set (compiled, compared with nm).
 #   tests/header.sh
 # Prints one "ok"/"not ok" line per compiler and header set; a missing
 # header set fails under CI=true and is named otherwise.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-debs=$here/build/debs
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-header.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+debs=${DEBS_DIR:-$here/build/debs}
+if [ "${1:-}" = --one ]; then # a job of this script's own, below
+	tmp=$2
+else
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-header.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+fi
 failed=0
 triplet=$(gcc -print-multiarch 2>/dev/null)
 
 compilers="gcc:-std=c99 gcc:-std=c11 gcc:-std=c17 gcc:-std=c2x gcc:-std=gnu11
-g++:-std=c++11 g++:-std=c++17 g++:-std=gnu++17 clang:-std=c99 clang:-std=c17
-clang++:-std=c++17"
-system_headers="linux/pidfd.h sys/pidfd.h sys/wait.h signal.h linux/fcntl.h fcntl.h"
+g++:-std=c++11 g++:-std=c++14 g++:-std=c++17 g++:-std=c++20 g++:-std=gnu++17
+clang:-std=c99 clang:-std=c11 clang:-std=c17 clang:-std=c2x
+clang++:-std=c++11 clang++:-std=c++14 clang++:-std=c++17 clang++:-std=c++20"
+sets=${HEADER_SETS:-bookworm trixie sid trixie-glibc sid-glibc linux-6.13 linux-next}
+singles="linux/pidfd.h sys/pidfd.h sys/wait.h signal.h linux/fcntl.h fcntl.h"
+clashing="linux/pidfd.h sys/pidfd.h linux/fcntl.h fcntl.h"
+pair_compilers="gcc:-std=c99 clang:-std=c2x g++:-std=c++20 clang++:-std=c++11"
 
-# Linux 6.13's <linux/pidfd.h>, cut to what matters: the 64-byte struct.
+# The stand-ins' headers: Linux 6.13's <linux/pidfd.h>, cut to what
+# matters (the 64-byte struct), and a future one: the 88-byte struct and
+# names the library lacks. Each with its <linux/version.h>.
+standins() {
 mkdir -p "$tmp/linux-6.13/linux"
+echo '#define LINUX_VERSION_CODE 396544' > "$tmp/linux-6.13/linux/version.h"
 cat > "$tmp/linux-6.13/linux/pidfd.h" <<'H'
 #ifndef _LINUX_PIDFD_H
 #define _LINUX_PIDFD_H
@@ -49,8 +74,8 @@ struct pidfd_info {
 #endif
 H
 
-# A future <linux/pidfd.h>: the 88-byte struct and names the library lacks.
 mkdir -p "$tmp/linux-next/linux"
+echo '#define LINUX_VERSION_CODE 461056' > "$tmp/linux-next/linux/version.h"
 cat > "$tmp/linux-next/linux/pidfd.h" <<'H'
 #ifndef _LINUX_PIDFD_H
 #define _LINUX_PIDFD_H
@@ -73,6 +98,7 @@ struct pidfd_info {
 #define PIDFD_GET_NEXT                        _IO(PIDFS_IOCTL_MAGIC, 12)
 #endif
 H
+}
 
 # The -isystem flags of a header set, or nothing and 1 if it is missing.
 set_flags() {
@@ -93,69 +119,148 @@ set_flags() {
 	esac
 }
 
-# Whether a set's C library declares struct pidfd_info in <sys/pidfd.h>
-# (glibc 2.43 and later): <libpidfd.h> then includes that header, with
-# <fcntl.h>, and the kernel's family (<linux/pidfd.h>, <linux/fcntl.h>)
-# conflicts with it after <libpidfd.h>, as with every user of glibc's
-# <sys/pidfd.h>; before it, the kernel's header is taken instead.
-glibc_family() {
-	case $1 in *-glibc) ;; *) return 1 ;; esac
-	minor=$(sed -n 's/^#define[ \t]*__GLIBC_MINOR__[ \t]*\([0-9]*\).*/\1/p' \
-		"$debs/${1%-glibc}/libc6-dev/usr/include/features.h")
-	[ "${minor:-0}" -ge 43 ]
+# The size of struct pidfd_info that a system header of a set declares
+# (0: none, and <libpidfd.h> declares its own, of 88 bytes).
+info_size() { # set header
+	case $1:$2 in
+	sid*:linux/pidfd.h|linux-next:linux/pidfd.h) echo 88 ;;
+	linux-6.13:linux/pidfd.h) echo 64 ;;
+	sid-glibc:sys/pidfd.h) echo 72 ;;
+	bookworm:*|trixie*:*) echo 0 ;;
+	esac
 }
 
-# Every order of one compiler and std with one header set: the failures.
+# One order: its system headers with <libpidfd.h> at position $pos (none
+# for -1), as a file; prints what the compiler said if it failed.
+compile() { # cc std flags set pos warnings headers...
+	cc=$1 std=$2 flags=$3 set=$4 pos=$5 warn=$6
+	shift 6
+	f=$tmp/t.$$.$set.$cc$std.c
+	: > "$f"
+	i=0 size= fcntl=no
+	for h in "$@" -; do
+		[ "$i" -eq "$pos" ] && echo "#include <libpidfd.h>" >> "$f"
+		i=$((i + 1))
+		[ "$h" = - ] && break
+		echo "#include <$h>" >> "$f"
+		s=$(info_size "$set" "$h")
+		[ "${s:-0}" -gt 0 ] && size=$s
+		case $h in *fcntl.h|*pidfd.h) fcntl=yes ;; esac
+		[ "$h" = linux/pidfd.h ] && echo "#define HEADER_LINUX_PIDFD 1" >> "$f"
+	done
+	if [ "$pos" -ge 0 ]; then
+		[ "$fcntl" = no ] && echo "#define HEADER_NO_FCNTL 1" >> "$f"
+		[ -n "$size" ] && echo "#define HEADER_INFO_SIZE $size" >> "$f"
+		case $set in bookworm|trixie*) own=1 ;; *) own=0 ;; esac
+		echo "#define HEADER_OWN_INFO $own" >> "$f"
+		echo '#include "header-use.h"' >> "$f"
+	fi
+	lang=c
+	case $cc in *++) lang=c++ ;; esac
+	# shellcheck disable=SC2086
+	if ! out=$($cc -x $lang $std $warn -Werror -fsyntax-only $flags \
+		-I"$here/include" -I"$here/tests" "$f" 2>&1); then
+		echo "#   $(tr '\n' ' ' < "$f")($warn)"
+		echo "$out" | grep -m 3 'error' | sed 's/^/#     /'
+	fi
+}
+
+# Every order of one set of system headers: <libpidfd.h> at each place,
+# under both warning sets; nothing if the set fails on its own.
+set_orders() { # cc std flags set headers...
+	cc=$1 std=$2 flags=$3 set=$4
+	shift 4
+	out=$(compile "$cc" "$std" "$flags" "$set" -1 "-Wall -Wextra -Wsystem-headers" "$@")
+	if [ -n "$out" ]; then
+		echo "# fails on its own, not this header's: $*"
+		return
+	fi
+	pos=0
+	while [ "$pos" -le $# ]; do
+		[ $# -le 1 ] &&
+			compile "$cc" "$std" "$flags" "$set" "$pos" "-pedantic -Wall -Wextra" "$@"
+		compile "$cc" "$std" "$flags" "$set" "$pos" "-Wall -Wextra -Wsystem-headers" "$@"
+		pos=$((pos + 1))
+	done
+}
+
+# Every set of one compiler and std with one header set.
 orders() { # cc std flags set
-	for sys in - $system_headers; do
-		for first in ours sys; do
-			[ "$sys" = - ] && [ "$first" = sys ] && continue
-			case $first:$sys in ours:linux/pidfd.h|ours:linux/fcntl.h)
-				glibc_family "$4" && continue ;;
-			esac
-			: > "$tmp/t.c"
-			[ "$first" = sys ] && echo "#include <$sys>" >> "$tmp/t.c"
-			echo "#include <libpidfd.h>" >> "$tmp/t.c"
-			[ "$first" = ours ] && [ "$sys" != - ] && echo "#include <$sys>" >> "$tmp/t.c"
-			case $sys in -|signal.h|sys/wait.h)
-				echo "#define HEADER_NO_FCNTL 1" >> "$tmp/t.c" ;;
-			esac
-			echo '#include "header-use.h"' >> "$tmp/t.c"
-			lang=c
-			case $1 in *++) lang=c++ ;; esac
-			# shellcheck disable=SC2086
-			if ! out=$($1 -x $lang $2 -pedantic -Wall -Wextra -Werror \
-				-fsyntax-only $3 -I"$here/include" -I"$here/tests" \
-				"$tmp/t.c" 2>&1); then
-				echo "#   $(tr '\n' ' ' < "$tmp/t.c")"
-				echo "$out" | head -n 5 | sed 's/^/#     /'
-			fi
+	set_orders "$@"
+	for a in $singles; do
+		set_orders "$@" "$a"
+	done
+	case " $pair_compilers " in *" $1:$2 "*) ;; *) return ;; esac
+	for a in $clashing; do
+		for b in $clashing; do
+			[ "$a" = "$b" ] || set_orders "$@" "$a" "$b"
 		done
 	done
 }
 
-n=0
-for set in bookworm trixie sid trixie-glibc sid-glibc linux-6.13 linux-next; do
+# One compiler with one header set, run in parallel with the others.
+if [ "${1:-}" = --one ]; then
+	tmp=$2 set=$3 cc=$4 std=$5
+	flags=$(set_flags "$set")
+	out=$(orders "$cc" "$std" "$flags" "$set")
+	if echo "$out" | grep -q '^#   '; then
+		echo "not ok - $cc $std, headers of $set"
+	else
+		echo "ok - $cc $std, headers of $set, every order"
+	fi
+	[ -n "$out" ] && echo "$out"
+	exit 0
+fi
+
+# The C++ symbols of functions taking the library's struct and the
+# system's, with <libpidfd.h> alone and after each system pidfd header.
+mangled() { # set flags
+	for first in "" linux/pidfd.h sys/pidfd.h; do
+		f=$tmp/m.$1.cc
+		{
+			[ -n "$first" ] && echo "#include <$first>"
+			echo "#include <libpidfd.h>"
+			echo "void describe(const struct libpidfd_info &) {}"
+			echo "void describe_system(const struct pidfd_info *) {}"
+		} > "$f"
+		# shellcheck disable=SC2086
+		g++ -std=c++11 -c $2 -I"$here/include" -o "$f.o" "$f" 2>&1 ||
+			echo "# $1: $first <libpidfd.h>: does not compile"
+		nm --defined-only "$f.o" | sed -n 's/.* T \(_Z[0-9]*describe.*\)/\1/p'
+	done | sort -u
+}
+
+standins
+jobs=
+for set in $sets; do
 	if ! flags=$(set_flags "$set"); then
 		if [ "${CI:-}" = true ]; then
-			echo "not ok - headers of $set: not in build/debs (.ci/fetch-debs ${set%-glibc} linux-libc-dev libc6-dev)"
+			echo "not ok - headers of $set: not in $debs (.ci/fetch-debs ${set%-glibc} linux-libc-dev libc6-dev)"
 			failed=$((failed + 1))
 		else
-			echo "# headers of $set: not tested, not in build/debs (run .ci/fetch-debs ${set%-glibc} linux-libc-dev libc6-dev)"
+			echo "# headers of $set: not tested, not in $debs (run .ci/fetch-debs ${set%-glibc} linux-libc-dev libc6-dev)"
 		fi
 		continue
 	fi
 	for c in $compilers; do
-		cc=${c%%:*} std=${c#*:}
-		out=$(orders "$cc" "$std" "$flags" "$set")
-		n=$((n + 1))
-		if [ -z "$out" ]; then
-			echo "ok - $cc $std, headers of $set, every order"
-		else
-			echo "not ok - $cc $std, headers of $set"
-			echo "$out"
-			failed=$((failed + 1))
-		fi
+		jobs="$jobs$set ${c%%:*} ${c#*:}
+"
 	done
+	symbols=$(mangled "$set" "$flags")
+	if [ "$symbols" = "_Z15describe_systemPK10pidfd_info
+_Z8describeRK13libpidfd_info" ]; then
+		echo "ok - C++ mangling with headers of $set: $(echo "$symbols" | tr '\n' ' ')"
+	else
+		echo "not ok - C++ mangling with headers of $set"
+		echo "$symbols" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
 done
+
+out=$(printf '%s' "$jobs" |
+	xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 "$0" --one "$tmp")
+echo "$out"
+n=$(echo "$out" | grep -c '^ok - ')
+bad=$(echo "$out" | grep -c '^not ok - ')
+failed=$((failed + bad))
 [ "$n" -gt 0 ] && [ "$failed" -eq 0 ]

@@ -286,18 +286,19 @@ news_changelog() {
 news_changelog
 result $? "NEWS, debian/changelog and libpidfd.spec agree on each version and release"
 
-# <libpidfd.h> in every language standard, include order and kernel header set.
+# <libpidfd.h> in every language standard, include order and header set,
+# with -Wsystem-headers; C++ mangling the same with each.
 out=$("$here/tests/header.sh" 2>&1)
 r=$?
 echo "$out" | sed 's/^/# /'
-result $r "<libpidfd.h>: C99 to C2x, C++11 and C++17, every include order and header set"
+result $r "<libpidfd.h>: C99 to C2x, C++11 to C++20, every include order and header set"
 
 # Every file's copyright and license, by the REUSE specification 3.3
 # (REUSE.toml): the reuse tool of Debian 13 (.ci/fetch-debs trixie reuse),
 # pure Python, on Debian 12's Python and its dependencies (.ci/packages);
 # Debian 12's own reuse (1.1) predates REUSE.toml.
 reuse_lint() {
-	dist=$here/build/debs/trixie/reuse/usr/lib/python3/dist-packages
+	dist=${DEBS_DIR:-$here/build/debs}/trixie/reuse/usr/lib/python3/dist-packages
 	if [ ! -d "$dist/reuse" ]; then
 		echo "# no reuse tool: run .ci/fetch-debs trixie reuse"
 		return 1

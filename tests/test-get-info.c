@@ -158,6 +158,27 @@ TEST(get_info_self_fd)
 	close(fd);
 }
 
+/*
+ * The library's own struct, passed without a cast (the header's _Generic
+ * macro), gets the same answer as struct pidfd_info, byte for byte.
+ */
+TEST(libpidfd_info_is_answered_as_pidfd_info)
+{
+	struct libpidfd_info own;
+	struct pidfd_info sys;
+
+	memset(&own, 0x5a, sizeof(own));
+	memset(&sys, 0x5a, sizeof(sys));
+	own.mask = sys.mask = PIDFD_INFO_CGROUPID | PIDFD_INFO_COREDUMP |
+			      PIDFD_INFO_SUPPORTED_MASK;
+	ASSERT_EQ(sizeof(own), PIDFD_INFO_SIZE_VER3);
+	ASSERT_EQ(libpidfd_get_info(PIDFD_SELF_PROCESS, &own, sizeof(own)), 0);
+	ASSERT_EQ(libpidfd_get_info(PIDFD_SELF_PROCESS, &sys, sizeof(sys)), 0);
+	ASSERT_EQ(own.pid, getpid());
+	ASSERT_EQ(own.euid, geteuid());
+	ASSERT_EQ(memcmp(&own, &sys, sizeof(own)), 0);
+}
+
 TEST(self_sentinels)
 {
 	struct util_res r;

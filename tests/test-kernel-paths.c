@@ -151,7 +151,8 @@ TEST(native_info_is_the_kernels_in_the_newest_layout)
 		PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP |
 		PIDFD_INFO_SUPPORTED_MASK | PIDFD_INFO_COREDUMP_SIGNAL |
 		PIDFD_INFO_COREDUMP_CODE;
-	struct pidfd_info raw, lib, again;
+	struct pidfd_info raw, lib;
+	struct libpidfd_info again;
 	int fd;
 
 	if (!util_native(LPFD_FEAT_INFO_CODE)) {
@@ -183,7 +184,7 @@ TEST(native_info_is_the_kernels_in_the_newest_layout)
 	ASSERT_EQ(memcmp(&lib, &raw, sizeof(raw)), 0);
 
 	/* The translation keeps the kernel's own bytes as they are. */
-	again = raw;
+	memcpy(&again, &raw, sizeof(raw));
 	lpfd_info_to_newest(&again, sizeof(again), PIDFD_INFO_SUPPORTED_MASK,
 			      PIDFD_INFO_SIZE_VER3);
 	ASSERT_EQ(memcmp(&again, &raw, sizeof(raw)), 0);

@@ -14,7 +14,7 @@ static const uint64_t supported = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
 	PIDFD_INFO_SUPPORTED_MASK | PIDFD_INFO_COREDUMP_SIGNAL;
 
 /* What a 6.19 or 7.0 kernel writes: supported_mask at offset 72. */
-static void written_by_6_19(struct pidfd_info *info)
+static void written_by_6_19(struct libpidfd_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->mask = PIDFD_INFO_PID | PIDFD_INFO_SUPPORTED_MASK;
@@ -24,7 +24,7 @@ static void written_by_6_19(struct pidfd_info *info)
 
 TEST(kernel_6_19_supported_mask_moves_to_80)
 {
-	struct pidfd_info info;
+	struct libpidfd_info info;
 
 	written_by_6_19(&info);
 	lpfd_info_to_newest(&info, sizeof(info), PIDFD_INFO_SUPPORTED_MASK, 80);
@@ -36,7 +36,7 @@ TEST(kernel_6_19_supported_mask_moves_to_80)
 
 TEST(kernel_6_19_caller_with_80_bytes_gets_no_torn_field)
 {
-	struct pidfd_info info;
+	struct libpidfd_info info;
 
 	written_by_6_19(&info);
 	info.supported_mask = 0x5a5a; /* beyond the caller's 80 bytes */
@@ -53,7 +53,7 @@ TEST(kernel_6_19_caller_with_80_bytes_gets_no_torn_field)
 
 TEST(kernel_7_1_layout_is_kept)
 {
-	struct pidfd_info info;
+	struct libpidfd_info info;
 
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_SUPPORTED_MASK | PIDFD_INFO_COREDUMP_CODE;
@@ -66,7 +66,7 @@ TEST(kernel_7_1_layout_is_kept)
 
 TEST(older_kernels_get_a_supported_mask_from_the_library)
 {
-	struct pidfd_info info;
+	struct libpidfd_info info;
 
 	for (size_t ksize = 64; ksize <= 72; ksize += 8) {
 		memset(&info, 0, sizeof(info));
@@ -90,7 +90,7 @@ static const struct {
 	uint64_t bit;
 } fields[] = {
 #define FIELD(field, offset, since, bit, column)                               \
-	{ #field, offset, sizeof(((struct pidfd_info *)0)->field), since, bit },
+	{ #field, offset, sizeof(((struct libpidfd_info *)0)->field), since, bit },
 	LPFD_INFO_FIELDS(FIELD)
 #undef FIELD
 };
@@ -105,7 +105,7 @@ static unsigned char pattern(size_t i)
  * What a kernel whose struct has ksize bytes writes in the list's layout:
  * each field it has, with its bit in the mask.
  */
-static void written_by(struct pidfd_info *info, size_t ksize)
+static void written_by(struct libpidfd_info *info, size_t ksize)
 {
 	memset(info, 0, sizeof(*info));
 	for (size_t i = 0; i < lpfd_array_size(fields); i++) {
@@ -116,7 +116,7 @@ static void written_by(struct pidfd_info *info, size_t ksize)
 	}
 }
 
-static bool holds(const struct pidfd_info *info, size_t i, int byte)
+static bool holds(const struct libpidfd_info *info, size_t i, int byte)
 {
 	for (size_t b = 0; b < fields[i].size; b++)
 		if (((const unsigned char *)info)[fields[i].offset + b] != byte)
@@ -139,7 +139,7 @@ TEST(every_listed_field_of_every_layout_is_kept)
 		newest = ksize > newest ? ksize : newest;
 		for (uint64_t req = 0; req <= PIDFD_INFO_SUPPORTED_MASK;
 		     req += PIDFD_INFO_SUPPORTED_MASK) {
-			struct pidfd_info info;
+			struct libpidfd_info info;
 
 			written_by(&info, ksize);
 			lpfd_info_to_newest(&info, sizeof(info), req,
@@ -158,5 +158,5 @@ TEST(every_listed_field_of_every_layout_is_kept)
 			}
 		}
 	}
-	ASSERT_EQ(newest, sizeof(struct pidfd_info));
+	ASSERT_EQ(newest, sizeof(struct libpidfd_info));
 }

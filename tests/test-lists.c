@@ -329,13 +329,14 @@ TEST(every_copy_of_the_info_struct_has_every_field)
 					 "\nH\n", &end);
 	char line[96];
 
-	snprintf(line, sizeof(line), "SA(sizeof(struct pidfd_info) == %zu,",
+	/* SA_LAYOUT(t), applied to struct libpidfd_info and pidfd_info. */
+	snprintf(line, sizeof(line), "SA(sizeof(struct t) == %zu,",
 		 sizeof(struct pidfd_info));
 	if (!strstr(use, line))
 		FAIL("tests/header-use.h lacks %s", line);
 	for (size_t i = 1; i < lpfd_array_size(fields); i++) {
 		snprintf(line, sizeof(line),
-			 "SA(offsetof(struct pidfd_info, %s) == %zu,",
+			 "SA(offsetof(struct t, %s) == %zu,",
 			 fields[i].name, fields[i].offset);
 		if (!strstr(use, line))
 			FAIL("tests/header-use.h lacks %s", line);

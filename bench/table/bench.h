@@ -113,6 +113,8 @@ void print_table(void);
 double ratio(int a, int b);
 void target(const char *what, int a, int b, double limit);
 void target_faster(const char *what, int a, int b, double times);
+void target_calls(const char *what, int a, int b);
+void info_calls(const char *what, int a, int b);
 void info_value(const char *what, double x);
 void info_ratio(const char *what, int a, int b);
 
@@ -135,7 +137,7 @@ int op_sound_floor(const struct row *r);
 int op_sound_floor_merged(const struct row *r);
 int op_sound_floor_checked(const struct row *r);
 /* A copy by the kernel, process_vm_readv on oneself, as the library makes. */
-void copy_by_kernel(pid_t self, void *dst, const void *src, size_t n);
+void copy_by_kernel(void *dst, const void *src, size_t n);
 void find_proofs(void);
 void floor_paths(void);
 void find_cgroup_dir(void);

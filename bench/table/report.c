@@ -86,6 +86,23 @@ void target_faster(const char *what, int a, int b, double times)
 	       ok ? "PASS" : "MISS");
 }
 
+/* Row a must make no more system calls per call than row b. */
+void target_calls(const char *what, int a, int b)
+{
+	bool ok = rows[a].syscalls <= rows[b].syscalls + 0.01;
+
+	misses += !ok;
+	printf("%-66s %7.2f   <= %5.2f   %s\n", what, rows[a].syscalls,
+	       rows[b].syscalls, ok ? "PASS" : "MISS");
+}
+
+/* The system calls of two rows, shown with no target on them. */
+void info_calls(const char *what, int a, int b)
+{
+	printf("%-66s %7.2f   vs %5.2f   info\n", what, rows[a].syscalls,
+	       rows[b].syscalls);
+}
+
 /* A ratio shown for what it tells, with no target on it. */
 void info_value(const char *what, double x)
 {
