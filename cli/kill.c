@@ -550,6 +550,7 @@ int cmd_kill(int argc, char **argv)
 		else
 			common_option(c, argv, kill_opts);
 	}
+	free(before);
 	if (table) {
 		table_signals();
 		return EXIT_SUCCESS;
