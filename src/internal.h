@@ -218,6 +218,16 @@ int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size);
 /*
+ * lpfd_proc_read() that keeps the file open for lpfd_proc_reread(): its
+ * descriptor, or -errno if it could not be opened (*len: the length, or
+ * -errno of the read); lpfd_proc_done() takes it back.
+ */
+int lpfd_proc_read_kept(struct lpfd_proc *p, const char *path, char *buf,
+			size_t size, ssize_t *len);
+/* Read the first n bytes of a file kept open again (fewer at its end). */
+ssize_t lpfd_proc_reread(int fd, char *buf, size_t n);
+void lpfd_proc_done(struct lpfd_proc *p, int fd);
+/*
  * Call fn on each whole line (newline dropped, editable in place) of a
  * procfs file of any length, read in chunks of size; a line longer than
  * the chunk is skipped. fn returns 0 to go on, anything else to stop the

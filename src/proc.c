@@ -165,36 +165,83 @@ ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
  * not fill the buffer has reached the end, and no second read is made to
  * be told so.
  */
-ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
-			 char *buf, size_t size)
+static ssize_t read_whole(int fd, char *buf, size_t size)
 {
 	size_t len = 0;
-	ssize_t n = 0;
-	int fd = proc_open_file(p, path);
+	ssize_t n;
 
-	if (fd < 0)
-		return fd;
 	while (len + 1 < size) {
 		size_t want = size - 1 - len;
 
 		n = lpfd_sys_read(fd, buf + len, want);
 		if (n == -EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0)
+			return n;
+		if (n == 0)
 			break;
 		len += (size_t)n;
 		if ((size_t)n < want)
 			break;
 	}
-	proc_done_with(p, fd);
-	if (n < 0)
-		return n;
 	if (len + 1 >= size) {
 		while (len && buf[len - 1] != '\n')
 			len--;
 	}
 	buf[len] = '\0';
 	return (ssize_t)len;
+}
+
+ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
+			 char *buf, size_t size)
+{
+	int fd = proc_open_file(p, path);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = read_whole(fd, buf, size);
+	proc_done_with(p, fd);
+	return n;
+}
+
+int lpfd_proc_read_kept(struct lpfd_proc *p, const char *path, char *buf,
+			size_t size, ssize_t *len)
+{
+	int fd = proc_open_file(p, path);
+
+	if (fd < 0)
+		return fd;
+	*len = read_whole(fd, buf, size);
+	return fd;
+}
+
+void lpfd_proc_done(struct lpfd_proc *p, int fd)
+{
+	proc_done_with(p, fd);
+}
+
+/*
+ * A seq_file read from offset 0 is made afresh (seq_read_iter() starts
+ * over), through the file that names the same process whatever its pid
+ * has become since: one system call where opening again costs three.
+ */
+ssize_t lpfd_proc_reread(int fd, char *buf, size_t n)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	while (done < n) {
+		r = lpfd_sys_pread(fd, buf + done, n - done, done);
+		if (r == -EINTR)
+			continue;
+		if (r < 0)
+			return r;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
 }
 
 int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
