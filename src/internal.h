@@ -184,12 +184,13 @@ struct lpfd_proc {
 	/*
 	 * The files read are left open where their numbers continue dir's,
 	 * [lo, hi] around it, so that lpfd_proc_close() closes them and dir
-	 * in one close_range() call; held: one that did not, left open until
-	 * the next such file or the close (-1 if none).
+	 * in one close_range() call; [hlo, hhi], the held run: those that
+	 * did not, while their numbers continue each other's, closed when a
+	 * file borders neither run, or at the close (hlo -1: none).
 	 * Worth it under make bench-uml's "sound floor, closes merged / sound floor".
 	 */
 	int lo, hi;
-	int held;
+	int hlo, hhi;
 };
 enum lpfd_proc_need {
 	LPFD_PROC_ANY,      /* only the caller's own files: any procfs will do */

@@ -102,33 +102,11 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
 		fd = lpfd_sys_openat(p->dir, path, O_RDONLY | O_CLOEXEC);
 	else
 		fd = lpfd_sys_openat2(p->dir, path, &how);
-	if ((fd == -EMFILE || fd == -ENFILE) && (p->held >= 0 || p->lo < p->hi)) {
+	if ((fd == -EMFILE || fd == -ENFILE) && (p->hlo >= 0 || p->lo < p->hi)) {
 		lpfd_proc_release(p); /* what is held, not kept at a cost */
 		return proc_open_file(p, path);
 	}
 	return fd == -EXDEV ? -ENOSYS : fd;
-}
-
-/*
- * A file just read: kept for lpfd_proc_close() to close with dir in one
- * close_range(), where it extends the run of our descriptors around dir
- * (it took the next number), or else held alone, the one held before it
- * closed. Every number in [lo, hi] is then ours and open, so the range
- * holds no other thread's or signal handler's descriptor.
- */
-static void proc_done_with(struct lpfd_proc *p, int fd)
-{
-	if (fd == p->hi + 1) {
-		p->hi = fd;
-		return;
-	}
-	if (fd == p->lo - 1) {
-		p->lo = fd;
-		return;
-	}
-	if (p->held >= 0)
-		lpfd_sys_close(p->held);
-	p->held = fd;
 }
 
 static void close_run(int lo, int hi)
@@ -142,11 +120,54 @@ static void close_run(int lo, int hi)
 		lpfd_sys_close(fd);
 }
 
+/* Extend the run [*lo, *hi] by fd if fd borders it. */
+static bool run_takes(int *lo, int *hi, int fd)
+{
+	if (fd == *hi + 1)
+		*hi = fd;
+	else if (fd == *lo - 1)
+		*lo = fd;
+	else
+		return false;
+	return true;
+}
+
+static void held_none(struct lpfd_proc *p)
+{
+	p->hlo = -1;
+	p->hhi = -2;
+}
+
+/*
+ * A file just read: kept for lpfd_proc_close() to close with dir in one
+ * close_range(), where it extends the run of our descriptors around dir
+ * (it took the next number); or else the held run, where it borders it
+ * (a number taken between dir's and ours by the caller splits the files
+ * in two runs: two calls where closing each file is three); or else it
+ * starts the held run anew, the one held before it closed. Every number
+ * in [lo, hi] and [hlo, hhi] is then ours and open, so no range holds
+ * another thread's or signal handler's descriptor.
+ */
+static void proc_done_with(struct lpfd_proc *p, int fd)
+{
+	if (run_takes(&p->lo, &p->hi, fd)) {
+		if (p->hlo == p->hi + 1 || p->hhi == p->lo - 1) {
+			p->lo = p->lo < p->hlo ? p->lo : p->hlo;
+			p->hi = p->hi > p->hhi ? p->hi : p->hhi;
+			held_none(p);
+		}
+		return;
+	}
+	if (run_takes(&p->hlo, &p->hhi, fd))
+		return;
+	close_run(p->hlo, p->hhi);
+	p->hlo = p->hhi = fd;
+}
+
 void lpfd_proc_release(struct lpfd_proc *p)
 {
-	if (p->held >= 0)
-		lpfd_sys_close(p->held);
-	p->held = -1;
+	close_run(p->hlo, p->hhi);
+	held_none(p);
 	close_run(p->lo, p->dir - 1);
 	close_run(p->dir + 1, p->hi);
 	p->lo = p->hi = p->dir;
@@ -565,7 +586,7 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 {
 	int r;
 
-	p->held = -1;
+	held_none(p);
 	p->dir = lpfd_sys_openat(AT_FDCWD, "/proc",
 				   O_PATH | O_DIRECTORY | O_CLOEXEC);
 	p->lo = p->hi = p->dir;
@@ -583,11 +604,11 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 /* dir and the files read after it: in one system call where they are a run. */
 void lpfd_proc_close(struct lpfd_proc *p)
 {
-	if (p->held >= 0)
-		lpfd_sys_close(p->held);
+	close_run(p->hlo, p->hhi);
+	held_none(p);
 	if (p->dir >= 0)
 		close_run(p->lo, p->hi);
-	p->dir = p->held = p->lo = p->hi = -1;
+	p->dir = p->lo = p->hi = -1;
 }
 
 /*
