@@ -273,20 +273,6 @@ int lpfd_locate_cgroup(const char *buf, size_t len, size_t *off, size_t *n)
 	return -ENOENT;
 }
 
-int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size)
-{
-	size_t off, n;
-	int r = lpfd_locate_cgroup(buf, len, &off, &n);
-
-	if (r < 0)
-		return r;
-	if (n >= size)
-		return -ENAMETOOLONG;
-	memmove(path, buf + off, n);
-	path[n] = '\0';
-	return 0;
-}
-
 /*
  * The task's flags in /proc/<pid>/stat: "pid (comm) S ppid pgrp session
  * tty_nr tpgid flags ...". The command name may hold anything, so the

@@ -52,11 +52,9 @@ int lpfd_parse_fdinfo(const char *buf, size_t len, struct lpfd_fdinfo *out);
 int lpfd_parse_status(const char *buf, size_t len, struct lpfd_status *out);
 /*
  * The cgroup2 ("0::") path of /proc/<pid>/cgroup, as the kernel printed
- * it (leading ".." components and a " (deleted)" suffix included),
- * NUL-terminated, or -ENOENT; -ENAMETOOLONG if it does not fit.
+ * it (leading ".." components and a " (deleted)" suffix included), in
+ * place: where it is in buf (n bytes from off), or -ENOENT.
  */
-int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size);
-/* The same, in place: where it is in buf (n bytes from off). */
 int lpfd_locate_cgroup(const char *buf, size_t len, size_t *off, size_t *n);
 /* The task's PF_* flags (field 9 of /proc/<pid>/stat): 0, or -ENOENT. */
 int lpfd_parse_stat_flags(const char *buf, size_t len, unsigned int *flags);
@@ -91,6 +89,11 @@ int lpfd_parse_stat_exit_code(const char *buf, size_t len, int *code);
 /* /proc/<pid>/cmdline joined by spaces into out: its length, or -ENOENT. */
 ssize_t lpfd_parse_cmdline(const char *buf, size_t len, char *out,
 			     size_t size);
+/*
+ * The same path as lpfd_locate_cgroup() finds, copied into path and
+ * NUL-terminated; -ENAMETOOLONG if it does not fit.
+ */
+int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size);
 
 
 #endif /* LIBPIDFD_LIB_PARSE_H */

@@ -105,3 +105,18 @@ int lpfd_parse_stat_exit_code(const char *buf, size_t len, int *code)
 	*code = (int)x;
 	return 0;
 }
+
+/* The cgroup2 path, copied out: the library locates it in place. */
+int lpfd_parse_cgroup(const char *buf, size_t len, char *path, size_t size)
+{
+	size_t off, n;
+	int r = lpfd_locate_cgroup(buf, len, &off, &n);
+
+	if (r < 0)
+		return r;
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memmove(path, buf + off, n);
+	path[n] = '\0';
+	return 0;
+}

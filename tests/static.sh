@@ -235,7 +235,8 @@ man_versions
 result $? "every manual page says the Makefile's version"
 
 # The tool is a program of the public header: no src/ header in cli/, and
-# lib/'s tool-only parsers (lib/ps.c) never enter libpidfd.so.
+# lib/'s tool-only parsers (lib/ps.c) never enter libpidfd.so; what
+# lib/parse.c, which the library links, defines, the library uses.
 tool_apart() {
 	r=0
 	if grep -n '#include "[^"]*src/\|#include "internal.h"\|#include "syscall.h"' "$here"/cli/*.c "$here"/cli/*.h; then
@@ -244,6 +245,11 @@ tool_apart() {
 	for f in $(sed -n 's/^\(ssize_t\|int\) \(lpfd_[a-z_]*\)(.*/\2/p' "$here/lib/ps.c"); do
 		if nm "$build/libpidfd.so" | grep -q " $f\$"; then
 			echo "# $f, the tool's alone, is in libpidfd.so"; r=1
+		fi
+	done
+	for f in $(sed -n 's/^\(ssize_t\|int\|bool\) \(lpfd_[a-z_]*\)(.*/\2/p' "$here/lib/parse.c"); do
+		if ! grep -qw "$f" "$here"/src/*.c; then
+			echo "# $f of lib/parse.c: no src/ file uses it (lib/ps.c?)"; r=1
 		fi
 	done
 	return $r

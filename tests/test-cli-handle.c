@@ -125,6 +125,10 @@ static void recycled(void)
 	util_kill_reap(fd);
 	ASSERT_EQ(util_spawn_gen(&gen, 3333, pid, &newcomer), pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "KILL", handle), pidfs ? 1 : 2);
+	/* Refused for the inode, not taken for a malformed operand. */
+	if (!strstr(o.err, pidfs ? "no such process (the PID is free" :
+				   "PID:INODE needs pidfs (Linux 6.9)"))
+		FAIL("%s: %s", handle, o.err);
 	ASSERT_TRUE(alive(newcomer));
 	util_kill_reap(newcomer);
 }

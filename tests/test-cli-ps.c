@@ -263,9 +263,16 @@ TEST(table_fits_the_terminal_args_cut)
 	/* Still too wide with ARGS narrowed: each line cut, as by ps. */
 	ASSERT_EQ(run_on_terminal((char *[]){ "pidfd", "info", "-o", "all",
 					      pidstr, NULL }, out, sizeof(out)), 0);
-	if (longest_line(out) != 80)
+	/*
+	 * Cut at the 80th column, then trailing blanks dropped: a line ends
+	 * before it where the cut falls in a column's padding, which depends
+	 * on the widths of the ids and names shown.
+	 */
+	if (longest_line(out) > 80 || longest_line(out) < 70)
 		FAIL("-o all: lines of up to %zu columns on 80", longest_line(out));
 	ASSERT_EQ(strncmp(out + strspn(out, " "), "PID ", 4), 0);
+	ASSERT_TRUE(strstr(out, "COREDUMPCODE") == NULL);
+	ASSERT_TRUE(strstr(out, "aaa") == NULL);
 	/* -w: whole lines on the terminal too. */
 	ASSERT_EQ(run_on_terminal((char *[]){ "pidfd", "info", "-w", "-o",
 					      "ARGS", pidstr, NULL },

@@ -274,10 +274,22 @@ TEST_TIMEOUT(threads_call_everything_while_targets_exit, 60)
 static struct {
 	int fd;
 	pid_t pid;
+	char status_pid[32]; /* its status file's Pid line */
 	int handled, round; /* futex words: the handler's runs, the main loop's */
 	volatile sig_atomic_t bad;
 	int stop;
 } H;
+
+/* The target's status through libpidfd_proc_open(), and a link of it. */
+static bool proc_files_ok(void)
+{
+	char buf[2048];
+
+	return util_read_close(libpidfd_proc_open(H.fd, "status", O_RDONLY),
+			       buf, sizeof(buf)) > 0 &&
+	       strstr(buf, H.status_pid) &&
+	       libpidfd_proc_readlink(H.fd, "ns/pid", buf, sizeof(buf)) > 0;
+}
 
 static void handler(int sig)
 {
@@ -293,6 +305,8 @@ static void handler(int sig)
 		H.bad = 2;
 	if (libpidfd_send_signal(H.fd, 0, NULL, 0) != 0)
 		H.bad = 3;
+	if (!proc_files_ok())
+		H.bad = 5;
 	if (errno != saved)
 		H.bad = 4; /* success leaves errno alone */
 	__atomic_add_fetch(&H.handled, 1, __ATOMIC_SEQ_CST);
@@ -339,6 +353,7 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 
 	REQUIRE_PRIVILEGE("gives a child other credentials");
 	H.pid = util_spawn(become, (void *)(uintptr_t)UID_BASE, &H.fd);
+	snprintf(H.status_pid, sizeof(H.status_pid), "\nPid:\t%d\n", (int)H.pid);
 	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
 	ASSERT_EQ(pthread_create(&th, NULL, pester, &self), 0);
 	/* Until the handler has run, however late the pester thread starts. */
@@ -366,6 +381,7 @@ TEST_TIMEOUT(calls_from_a_signal_handler_interrupting_calls, 60)
 		ASSERT_EQ(info.pid, H.pid);
 		ASSERT_EQ(info.ruid, UID_BASE);
 		ASSERT_EQ(libpidfd_getpid(H.fd), H.pid);
+		ASSERT_TRUE(proc_files_ok());
 		next_round();
 	}
 	__atomic_store_n(&H.stop, 1, __ATOMIC_SEQ_CST);

@@ -45,7 +45,7 @@ static const char *const kind_name[KINDS] = {
 
 enum fn {
 	C_GET_INFO, C_GETPID, C_SEND_SIGNAL, C_GETFD, C_MADVISE, C_MRELEASE,
-	C_WAITID, C_GET_NAMESPACE, CALLS
+	C_WAITID, C_GET_NAMESPACE, C_PROC_OPEN, C_PROC_READLINK, CALLS
 };
 
 #define OK 0
@@ -56,26 +56,30 @@ enum fn {
  * process_mrelease(fd, 0), waitid(P_PIDFD, fd, WEXITED | WNOHANG) and
  * ioctl(PIDFD_GET_UTS_NAMESPACE). The thread is another thread of the
  * caller's, not its leader: the process-wide calls find no process there.
+ * libpidfd_proc_open ("status") and libpidfd_proc_readlink ("ns/uts")
+ * have none either: theirs are their man pages' (EBADF for anything that
+ * is not a pidfd; a thread's pidfd names /proc/<tid>).
  */
 static const int want[KINDS][CALLS] = {
-	/*              get_info getpid send_sig getfd  madvise mrelease waitid  get_ns */
-	[K_OPATH]     = { EBADF,  EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EBADF },
-	[K_DIR]       = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
-	[K_REGULAR]   = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
-	[K_SOCKET]    = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
-	[K_EPOLL]     = { EINVAL, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EINVAL },
-	[K_MEMFD]     = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
-	[K_PIPE]      = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
-	[K_EVENTFD]   = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
+	/*              get_info getpid send_sig getfd  madvise mrelease waitid  get_ns  proc_open p_readlink */
+	[K_OPATH]     = { EBADF,  EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EBADF,  EBADF, EBADF },
+	[K_DIR]       = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY, EBADF, EBADF },
+	[K_REGULAR]   = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY, EBADF, EBADF },
+	[K_SOCKET]    = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY, EBADF, EBADF },
+	[K_EPOLL]     = { EINVAL, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EINVAL, EBADF, EBADF },
+	[K_MEMFD]     = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY, EBADF, EBADF },
+	[K_PIPE]      = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY, EBADF, EBADF },
+	[K_EVENTFD]   = { ENOTTY, EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  ENOTTY, EBADF, EBADF },
 	/* A /proc/<pid> directory names a process to pidfd_send_signal(2). */
-	[K_PROC_SELF] = { ENOTTY, EBADF, OK,      EBADF, EBADF,  EBADF,   EBADF,  ENOTTY },
-	[K_THREAD]    = { OK,     OK,    OK,      OK,    ESRCH,  ESRCH,   ECHILD, OK },
-	[K_CLOSED]    = { EBADF,  EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EBADF },
+	[K_PROC_SELF] = { ENOTTY, EBADF, OK,      EBADF, EBADF,  EBADF,   EBADF,  ENOTTY, EBADF, EBADF },
+	[K_THREAD]    = { OK,     OK,    OK,      OK,    ESRCH,  ESRCH,   ECHILD, OK,     OK,    OK },
+	[K_CLOSED]    = { EBADF,  EBADF, EBADF,   EBADF, EBADF,  EBADF,   EBADF,  EBADF,  EBADF, EBADF },
 };
 
 /* The kernel call behind each function, where there is one to lack. */
 static const int needs[CALLS] = {
 	[C_GET_INFO] = -1, [C_GETPID] = -1, [C_GET_NAMESPACE] = -1,
+	[C_PROC_OPEN] = -1, [C_PROC_READLINK] = -1,
 	[C_SEND_SIGNAL] = LPFD_FEAT_SEND_SIGNAL,
 	[C_GETFD] = LPFD_FEAT_GETFD,
 	[C_MADVISE] = LPFD_FEAT_PROCESS_MADVISE,
@@ -149,6 +153,21 @@ static void open_every_kind(void)
 	open_thread_pidfd();
 }
 
+/* The status file of what fd names, its Pid checked; read and closed. */
+static long proc_open_status(int fd, const char *kind)
+{
+	char buf[2048], want[32];
+	int s = libpidfd_proc_open(fd, "status", O_RDONLY);
+
+	if (s < 0)
+		return -1;
+	util_read_close(s, buf, sizeof(buf));
+	snprintf(want, sizeof(want), "\nPid:\t%d\n", (int)T.tid);
+	if (!strstr(buf, want))
+		FAIL("proc_open on %s: not the thread's status", kind);
+	return 0;
+}
+
 /*
  * One call; its result as OK (with the value checked where one is known)
  * or its errno. A descriptor it returns is closed.
@@ -159,6 +178,7 @@ static int call(enum fn f, enum kind k)
 	struct iovec iov = { .iov_base = page, .iov_len = sizeof(page) };
 	struct pidfd_info info = { .mask = PIDFD_INFO_CREDS };
 	siginfo_t si;
+	char link[64];
 	int fd = T.fd[k];
 	long r = -1;
 
@@ -191,6 +211,12 @@ static int call(enum fn f, enum kind k)
 		break;
 	case C_GET_NAMESPACE:
 		r = libpidfd_get_namespace(fd, PIDFD_GET_UTS_NAMESPACE);
+		break;
+	case C_PROC_OPEN:
+		r = proc_open_status(fd, kind_name[k]);
+		break;
+	case C_PROC_READLINK:
+		r = libpidfd_proc_readlink(fd, "ns/uts", link, sizeof(link));
 		break;
 	default:
 		FAIL("no function %d", f);
@@ -249,6 +275,8 @@ TEST(errno_table_process_madvise) { column(C_MADVISE, "process_madvise"); }
 TEST(errno_table_process_mrelease) { column(C_MRELEASE, "process_mrelease"); }
 TEST(errno_table_waitid) { column(C_WAITID, "waitid"); }
 TEST(errno_table_get_namespace) { column(C_GET_NAMESPACE, "get_namespace"); }
+TEST(errno_table_proc_open) { column(C_PROC_OPEN, "proc_open"); }
+TEST(errno_table_proc_readlink) { column(C_PROC_READLINK, "proc_readlink"); }
 
 /* ------------------------------------------------------------------------
  * libpidfd_open, pid by pid: the newest kernel's answer on every kernel.

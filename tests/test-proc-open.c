@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "util.h"
@@ -21,15 +22,8 @@
 /* The file read whole through the library, NUL-terminated. */
 static ssize_t slurp(int pidfd, const char *name, char *buf, size_t size)
 {
-	int fd = libpidfd_proc_open(pidfd, name, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	buf[n < 0 ? 0 : n] = '\0';
-	return n;
+	return util_read_close(libpidfd_proc_open(pidfd, name, O_RDONLY), buf,
+			       size);
 }
 
 /* The first field of a stat file: its task's id. */
@@ -137,6 +131,30 @@ TEST(a_zombie_s_files_are_its_own)
 	ASSERT_GE(util_zombie(3, &pidfd), 1);
 	util_wait_exit(pidfd);
 	util_both_paths(zombie_files, &pidfd);
+	util_kill_reap(pidfd);
+}
+
+/* Success leaves errno as it was, as every call of the library does. */
+static void errno_kept(void *arg)
+{
+	int pidfd = *(int *)arg, fd;
+	char link[64];
+
+	errno = 4242;
+	fd = libpidfd_proc_open(pidfd, "status", O_RDONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(errno, 4242);
+	close(fd);
+	ASSERT_GE(libpidfd_proc_readlink(pidfd, "ns/pid", link, sizeof(link)), 1);
+	ASSERT_EQ(errno, 4242);
+}
+
+TEST(success_leaves_errno_alone)
+{
+	int pidfd;
+
+	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
+	util_both_paths(errno_kept, &pidfd);
 	util_kill_reap(pidfd);
 }
 
@@ -309,6 +327,40 @@ TEST(bad_pointers_give_efault)
 
 	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
 	util_both_paths(pointers, &pidfd);
+	util_kill_reap(pidfd);
+}
+
+/*
+ * No descriptor left: EMFILE, from the call on a pidfd and on a sentinel,
+ * whatever of /proc and the probes it had to open.
+ */
+static void no_descriptor_left(void *arg)
+{
+	int pidfd = *(int *)arg, lowest = dup(0);
+	struct rlimit rl;
+	char buf[64];
+
+	ASSERT_GE(lowest, 0);
+	close(lowest);
+	ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl.rlim_cur = (rlim_t)lowest;
+	ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	for (int em = 0; em < 2; em++) {
+		util_set_path(em);
+		ASSERT_ERRNO(libpidfd_proc_open(pidfd, "status", O_RDONLY), EMFILE);
+		ASSERT_ERRNO(libpidfd_proc_open(PIDFD_SELF_THREAD, "stat", O_RDONLY),
+			     EMFILE);
+		ASSERT_ERRNO(libpidfd_proc_readlink(pidfd, "exe", buf, sizeof(buf)),
+			     EMFILE);
+	}
+}
+
+TEST(no_descriptor_left_is_emfile)
+{
+	int pidfd;
+
+	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
+	util_in_child(no_descriptor_left, &pidfd);
 	util_kill_reap(pidfd);
 }
 
@@ -649,6 +701,44 @@ TEST(another_user_s_links_are_eacces)
 	ASSERT_GE(util_spawn(NULL, NULL, &other), 1);
 	util_in_child(ptrace_refused, &other);
 	util_kill_reap(other);
+}
+
+/*
+ * A process that is not dumpable, of the caller's own uid: its status is
+ * open to all, its links and environ only to a ptracer (EACCES).
+ */
+static void undumpable(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_DUMPABLE, 0);
+}
+
+static void of_an_undumpable_process(void *arg)
+{
+	char buf[256];
+	int other;
+
+	(void)arg;
+	ASSERT_EQ(setresgid(PLAIN_UID, PLAIN_UID, PLAIN_UID), 0);
+	ASSERT_EQ(setresuid(PLAIN_UID, PLAIN_UID, PLAIN_UID), 0);
+	prctl(PR_SET_DUMPABLE, 1);
+	ASSERT_GE(util_spawn(undumpable, NULL, &other), 1);
+	for (int em = 0; em < 2; em++) {
+		util_set_path(em);
+		ASSERT_GE(slurp(other, "status", buf, sizeof(buf)), 1);
+		ASSERT_ERRNO(libpidfd_proc_open(other, "environ", O_RDONLY), EACCES);
+		ASSERT_ERRNO(libpidfd_proc_readlink(other, "exe", buf, sizeof(buf)),
+			     EACCES);
+		ASSERT_ERRNO(libpidfd_proc_readlink(other, "cwd", buf, sizeof(buf)),
+			     EACCES);
+	}
+	util_kill_reap(other);
+}
+
+TEST(an_undumpable_process_s_links_are_eacces)
+{
+	REQUIRE_PRIVILEGE("processes of another uid");
+	util_in_child(of_an_undumpable_process, NULL);
 }
 
 /* A caller that is not dumpable reads its own and its child's files. */

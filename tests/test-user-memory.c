@@ -391,14 +391,10 @@ struct orphan {
 static bool leader_is_zombie(void)
 {
 	char buf[512], *paren;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
+	if (util_read_close(open("/proc/self/stat", O_RDONLY | O_CLOEXEC), buf,
+			    sizeof(buf)) <= 0)
 		return false;
-	buf[n] = '\0';
 	paren = strrchr(buf, ')');
 	return paren && paren[1] == ' ' && paren[2] == 'Z';
 }

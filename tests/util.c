@@ -731,6 +731,16 @@ void util_cgroup_remove(const char *dir)
 	ASSERT_EQ(rmdir(dir), 0);
 }
 
+ssize_t util_read_close(int fd, char *buf, size_t size)
+{
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n < 0 ? 0 : n] = '\0';
+	return n;
+}
+
 char *util_read_text(const char *path)
 {
 	FILE *f = fopen(path, "re");

@@ -107,6 +107,11 @@ bool util_have_native_info(void);
  */
 /* A file of the source tree (tests run from it), whole; free() it. */
 char *util_read_text(const char *path);
+/*
+ * One read of fd into buf, NUL-terminated, then fd closed: the length, or
+ * -1 (fd < 0 too). Async-signal-safe, for a handler's calls.
+ */
+ssize_t util_read_close(int fd, char *buf, size_t size);
 bool util_kernel_has(int feat);
 /* What the library uses: the kernel's feature, unless emulation is forced. */
 bool util_native(int feat);
