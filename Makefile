@@ -86,7 +86,11 @@ CFLAGS     ?= -O2 -g
 # -Werror only when asked (CI sets WERROR=1): a new compiler's new warning
 # must not break a user's or a distribution's build.
 WARN       := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
-CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -DLIBPIDFD_VERSION_STRING=\"$(VERSION)\" $(CPPFLAGS)
+# 64-bit file offsets and inode numbers on 32-bit targets, as the
+# distributions build: without them readdir() and stat() fail with
+# EOVERFLOW on a file system of 64-bit inode numbers (9p, XFS). The
+# public header has no off_t or ino_t, so the ABI does not change.
+CPPFLAGS_ALL := -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -DLIBPIDFD_VERSION_STRING=\"$(VERSION)\" $(CPPFLAGS)
 CFLAGS_ALL := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 

@@ -7,10 +7,16 @@
  * after the second (lpfd_read_cgroupid(), which says why that is sound),
  * so that the answer is a cgroup the process was in during the call.
  * Stack: the file read (LPFD_PATH_MAX and a little) and one scratch
- * buffer that holds the mountinfo chunk, then the joined path: about
- * 2.3 KB in all, so that get_info stays within 4 KiB even as Debian
- * builds it (LTO, -fstack-protector-strong, -fstack-clash-protection:
- * 3.9 KB at its deepest, measured by tests/test-stack.c).
+ * buffer that holds the mountinfo chunk, then the joined path, and the
+ * second read behind the joined path's mount point: about 2 KB in all,
+ * so that get_info stays within 4 KiB even as Debian builds it (LTO,
+ * -fstack-protector-strong, -fstack-clash-protection), measured by
+ * tests/test-stack.c.
+ *
+ * System calls: the second read is one pread of the file the first one
+ * opened, where opening the file again cost three (make bench's CGROUPID
+ * rows were then 1.24-1.35x their floor, against a limit of 1.3x); the
+ * second resolution is one name_to_handle_at().
  *
  * Reading mountinfo is most of the cost (the kernel formats every mount:
  * tens of microseconds, see make bench), so the mount of the last lookup
@@ -67,25 +73,37 @@ static const char *below_root(const char *root, const char *path)
 }
 
 /*
+ * How a full path was joined: the mount point's mlen bytes, then rest,
+ * the tail of the cgroup path below the mount's root. The tail can be
+ * joined again after the room behind the mount point was lent out.
+ */
+struct joined {
+	size_t mlen;
+	const char *rest;
+};
+
+static void join_tail(char *full, const struct joined *j)
+{
+	memcpy(full + j->mlen, j->rest, strlen(j->rest) + 1);
+	if (!full[0])
+		memcpy(full, "/", 2);
+}
+
+/*
  * Where the cgroup at path is, through a cgroup2 mount of root at mnt: 0
  * and the full path in full, or -ENOENT if the mount does not hold it or
  * the result would not fit.
  */
 static int join_cgroup_path(char *full, size_t size, const char *root,
-			    const char *mnt, const char *path)
+			    const char *mnt, const char *path,
+			    struct joined *j)
 {
-	size_t mlen = strcmp(mnt, "/") == 0 ? 0 : strlen(mnt), tail;
-	const char *rest = below_root(root, path);
-
-	if (!rest)
+	j->mlen = strcmp(mnt, "/") == 0 ? 0 : strlen(mnt);
+	j->rest = below_root(root, path);
+	if (!j->rest || j->mlen + strlen(j->rest) + 2 > size)
 		return -ENOENT;
-	tail = strlen(rest);
-	if (mlen + tail + 2 > size)
-		return -ENOENT;
-	memcpy(full, mnt, mlen);
-	memcpy(full + mlen, rest, tail + 1);
-	if (!full[0])
-		memcpy(full, "/", 2);
+	memcpy(full, mnt, j->mlen);
+	join_tail(full, j);
 	return 0;
 }
 
@@ -254,7 +272,8 @@ void lpfd_cgroup_reset(void)
  * full gets where it led.
  */
 static __attribute__((noinline)) int
-cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id, char *full)
+cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id, char *full,
+		struct joined *j)
 {
 	union cache_words u;
 	const struct cgroup2_mount *m = &u.m;
@@ -263,7 +282,7 @@ cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id, char *full)
 
 	if (!cache_load(&u) || m->cgroup_ns != cgroup_ns)
 		return -ENOENT;
-	if (join_cgroup_path(full, FULL_MAX, m->root, m->mnt, path) < 0)
+	if (join_cgroup_path(full, FULL_MAX, m->root, m->mnt, path, j) < 0)
 		return -ENOENT;
 	/* The very mount remembered (its id never reused): its root is too. */
 	if (m->mnt_unique) {
@@ -307,10 +326,10 @@ static __attribute__((noinline)) void remember(struct cgroup_lookup *l,
  * The id of the cgroup at path: through the remembered mount if it checks
  * out, else through the first mount in mountinfo that holds the cgroup.
  * Either way the handle must come from the very mount the path was built
- * from, or the path led elsewhere. sc->full gets where it led.
+ * from, or the path led elsewhere. sc->full gets where it led, j how.
  */
 static int cgroupid_of_path(struct lpfd_proc *p, const char *path,
-			    union scratch *sc, uint64_t *id)
+			    union scratch *sc, struct joined *j, uint64_t *id)
 {
 	struct cgroup_lookup l = { .path = path, .mnt_id = -1 };
 	uint64_t cgroup_ns = 0;
@@ -320,14 +339,14 @@ static int cgroupid_of_path(struct lpfd_proc *p, const char *path,
 	/* Only this thread changes its cgroup namespace: asking now is enough. */
 	cacheable = cgroup_ns_of_thread(p, &cgroup_ns) == 0 &&
 		    cgroup_ns == CGROUP_NS_INITIAL;
-	if (cacheable && cgroupid_cached(path, cgroup_ns, id, sc->full) == 0)
+	if (cacheable && cgroupid_cached(path, cgroup_ns, id, sc->full, j) == 0)
 		return 0;
 	r = lpfd_proc_for_each_line(p, "self/mountinfo", sc->chunk,
 				      sizeof(sc->chunk), match_cgroup2_mount, &l);
 	if (r < 0)
 		return r;
 	if (r == 0 ||
-	    join_cgroup_path(sc->full, FULL_MAX, l.m.root, l.m.mnt, path) < 0)
+	    join_cgroup_path(sc->full, FULL_MAX, l.m.root, l.m.mnt, path, j) < 0)
 		return -ENOENT;
 	r = cgroup_handle(sc->full, id, &mnt_id);
 	if (r < 0)
@@ -345,6 +364,7 @@ struct cgroup_file {
 	size_t end; /* the path ends there, NUL-terminated in place of '\n' */
 	const char *path;
 	bool deleted; /* it ends in " (deleted)" */
+	int fd;       /* the file, kept open to be read again */
 };
 
 static int read_cgroup_file(struct lpfd_proc *p, const char *file,
@@ -352,9 +372,12 @@ static int read_cgroup_file(struct lpfd_proc *p, const char *file,
 {
 	static const char deleted[] = " (deleted)";
 	size_t off, n;
-	ssize_t len = lpfd_proc_read(p, file, f->buf, sizeof(f->buf));
+	ssize_t len;
 	int r;
 
+	f->fd = lpfd_proc_read_kept(p, file, f->buf, sizeof(f->buf), &len);
+	if (f->fd < 0)
+		len = f->fd;
 	if (len < 0)
 		return len == -ENOENT ? -ESRCH : (int)len;
 	r = lpfd_locate_cgroup(f->buf, (size_t)len, &off, &n);
@@ -372,15 +395,33 @@ static int read_cgroup_file(struct lpfd_proc *p, const char *file,
 	return 0;
 }
 
-/* Whether the file still reads as it did, up to the end of the path line. */
+/*
+ * Whether the file still reads as it did, up to the end of the path line:
+ * read again through the file kept open, into the scratch behind the
+ * mount point the joined path starts with (whose tail is joined again
+ * after), in one system call. Where that room is too small, or a filter
+ * refuses preadv, the file is opened again and compared a chunk at a time.
+ */
 static int cgroup_file_same(struct lpfd_proc *p, const char *file,
-			    struct cgroup_file *f)
+			    struct cgroup_file *f, union scratch *sc,
+			    const struct joined *j)
 {
+	size_t n = f->end + 1;
+	char *room = sc->chunk + j->mlen;
+	ssize_t got = -ENOSPC;
 	int r;
 
 	f->buf[f->end] = '\n';
-	r = lpfd_proc_starts_with(p, file, f->buf, f->end + 1);
+	if (n <= sizeof(sc->chunk) - j->mlen)
+		got = lpfd_proc_reread(f->fd, room, n);
+	if (got >= 0)
+		r = (size_t)got == n && memcmp(room, f->buf, n) == 0;
+	else if (got == -ESRCH) /* the process is reaped */
+		r = (int)got;
+	else
+		r = lpfd_proc_starts_with(p, file, f->buf, n);
 	f->buf[f->end] = '\0';
+	join_tail(sc->full, j);
 	return r;
 }
 
@@ -428,35 +469,51 @@ static int task_not_exiting(struct lpfd_proc *p, const char *file,
  * a live one, so a path ending so is then a live cgroup's name; an exiting
  * process's such path is left unresolved (the id of a removed cgroup
  * cannot be had). A path that changes under us is read again, a few
- * times, then left unresolved.
+ * times, then left unresolved. The second read is made through the file
+ * the first one opened, which names the same process's cgroup (the
+ * kernel finds the task anew at each read, and no other process can take
+ * its place in that file): what the argument needs of it.
  */
 #define CGROUP_TRIES 3
+
+/* One try: 0 and the id, 1 to try again, or -errno. */
+static int cgroupid_try(struct lpfd_proc *p, const char *file,
+			struct cgroup_file *f, union scratch *sc, uint64_t *id)
+{
+	struct joined j;
+	uint64_t again;
+	int r, mnt_id;
+
+	r = read_cgroup_file(p, file, f);
+	if (r == 0)
+		r = cgroupid_of_path(p, f->path, sc, &j, id);
+	if (r < 0)
+		return r;
+	r = cgroup_file_same(p, file, f, sc, &j);
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : r;
+	if (!r || cgroup_handle(sc->full, &again, &mnt_id) < 0 || again != *id)
+		return 1;
+	if (!f->deleted)
+		return 0;
+	r = task_not_exiting(p, file, sc);
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : r;
+	return r ? 0 : -ENOENT;
+}
 
 int lpfd_read_cgroupid(struct lpfd_proc *p, const char *file, uint64_t *id)
 {
 	struct cgroup_file f;
 	union scratch sc;
-	uint64_t again;
-	int r, mnt_id;
+	int r;
 
 	for (int i = 0; i < CGROUP_TRIES; i++) {
-		r = read_cgroup_file(p, file, &f);
-		if (r == 0)
-			r = cgroupid_of_path(p, f.path, &sc, id);
-		if (r < 0)
+		r = cgroupid_try(p, file, &f, &sc, id);
+		if (f.fd >= 0)
+			lpfd_proc_done(p, f.fd);
+		if (r <= 0)
 			return r;
-		r = cgroup_file_same(p, file, &f);
-		if (r < 0)
-			return r == -ENOENT ? -ESRCH : r;
-		if (!r || cgroup_handle(sc.full, &again, &mnt_id) < 0 ||
-		    again != *id)
-			continue;
-		if (!f.deleted)
-			return 0;
-		r = task_not_exiting(p, file, &sc);
-		if (r < 0)
-			return r == -ENOENT ? -ESRCH : r;
-		return r ? 0 : -ENOENT;
 	}
 	return -ENOENT;
 }

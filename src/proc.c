@@ -102,33 +102,11 @@ static int proc_open_file(struct lpfd_proc *p, const char *path)
 		fd = lpfd_sys_openat(p->dir, path, O_RDONLY | O_CLOEXEC);
 	else
 		fd = lpfd_sys_openat2(p->dir, path, &how);
-	if ((fd == -EMFILE || fd == -ENFILE) && (p->held >= 0 || p->lo < p->hi)) {
+	if ((fd == -EMFILE || fd == -ENFILE) && (p->hlo >= 0 || p->lo < p->hi)) {
 		lpfd_proc_release(p); /* what is held, not kept at a cost */
 		return proc_open_file(p, path);
 	}
 	return fd == -EXDEV ? -ENOSYS : fd;
-}
-
-/*
- * A file just read: kept for lpfd_proc_close() to close with dir in one
- * close_range(), where it extends the run of our descriptors around dir
- * (it took the next number), or else held alone, the one held before it
- * closed. Every number in [lo, hi] is then ours and open, so the range
- * holds no other thread's or signal handler's descriptor.
- */
-static void proc_done_with(struct lpfd_proc *p, int fd)
-{
-	if (fd == p->hi + 1) {
-		p->hi = fd;
-		return;
-	}
-	if (fd == p->lo - 1) {
-		p->lo = fd;
-		return;
-	}
-	if (p->held >= 0)
-		lpfd_sys_close(p->held);
-	p->held = fd;
 }
 
 static void close_run(int lo, int hi)
@@ -142,11 +120,54 @@ static void close_run(int lo, int hi)
 		lpfd_sys_close(fd);
 }
 
+/* Extend the run [*lo, *hi] by fd if fd borders it. */
+static bool run_takes(int *lo, int *hi, int fd)
+{
+	if (fd == *hi + 1)
+		*hi = fd;
+	else if (fd == *lo - 1)
+		*lo = fd;
+	else
+		return false;
+	return true;
+}
+
+static void held_none(struct lpfd_proc *p)
+{
+	p->hlo = -1;
+	p->hhi = -2;
+}
+
+/*
+ * A file just read: kept for lpfd_proc_close() to close with dir in one
+ * close_range(), where it extends the run of our descriptors around dir
+ * (it took the next number); or else the held run, where it borders it
+ * (a number taken between dir's and ours by the caller splits the files
+ * in two runs: two calls where closing each file is three); or else it
+ * starts the held run anew, the one held before it closed. Every number
+ * in [lo, hi] and [hlo, hhi] is then ours and open, so no range holds
+ * another thread's or signal handler's descriptor.
+ */
+static void proc_done_with(struct lpfd_proc *p, int fd)
+{
+	if (run_takes(&p->lo, &p->hi, fd)) {
+		if (p->hlo == p->hi + 1 || p->hhi == p->lo - 1) {
+			p->lo = p->lo < p->hlo ? p->lo : p->hlo;
+			p->hi = p->hi > p->hhi ? p->hi : p->hhi;
+			held_none(p);
+		}
+		return;
+	}
+	if (run_takes(&p->hlo, &p->hhi, fd))
+		return;
+	close_run(p->hlo, p->hhi);
+	p->hlo = p->hhi = fd;
+}
+
 void lpfd_proc_release(struct lpfd_proc *p)
 {
-	if (p->held >= 0)
-		lpfd_sys_close(p->held);
-	p->held = -1;
+	close_run(p->hlo, p->hhi);
+	held_none(p);
 	close_run(p->lo, p->dir - 1);
 	close_run(p->dir + 1, p->hi);
 	p->lo = p->hi = p->dir;
@@ -165,36 +186,83 @@ ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
  * not fill the buffer has reached the end, and no second read is made to
  * be told so.
  */
-ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
-			 char *buf, size_t size)
+static ssize_t read_whole(int fd, char *buf, size_t size)
 {
 	size_t len = 0;
-	ssize_t n = 0;
-	int fd = proc_open_file(p, path);
+	ssize_t n;
 
-	if (fd < 0)
-		return fd;
 	while (len + 1 < size) {
 		size_t want = size - 1 - len;
 
 		n = lpfd_sys_read(fd, buf + len, want);
 		if (n == -EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0)
+			return n;
+		if (n == 0)
 			break;
 		len += (size_t)n;
 		if ((size_t)n < want)
 			break;
 	}
-	proc_done_with(p, fd);
-	if (n < 0)
-		return n;
 	if (len + 1 >= size) {
 		while (len && buf[len - 1] != '\n')
 			len--;
 	}
 	buf[len] = '\0';
 	return (ssize_t)len;
+}
+
+ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
+			 char *buf, size_t size)
+{
+	int fd = proc_open_file(p, path);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = read_whole(fd, buf, size);
+	proc_done_with(p, fd);
+	return n;
+}
+
+int lpfd_proc_read_kept(struct lpfd_proc *p, const char *path, char *buf,
+			size_t size, ssize_t *len)
+{
+	int fd = proc_open_file(p, path);
+
+	if (fd < 0)
+		return fd;
+	*len = read_whole(fd, buf, size);
+	return fd;
+}
+
+void lpfd_proc_done(struct lpfd_proc *p, int fd)
+{
+	proc_done_with(p, fd);
+}
+
+/*
+ * A seq_file read from offset 0 is made afresh (seq_read_iter() starts
+ * over), through the file that names the same process whatever its pid
+ * has become since: one system call where opening again costs three.
+ */
+ssize_t lpfd_proc_reread(int fd, char *buf, size_t n)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	while (done < n) {
+		r = lpfd_sys_pread(fd, buf + done, n - done, done);
+		if (r == -EINTR)
+			continue;
+		if (r < 0)
+			return r;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
 }
 
 int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
@@ -518,7 +586,7 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 {
 	int r;
 
-	p->held = -1;
+	held_none(p);
 	p->dir = lpfd_sys_openat(AT_FDCWD, "/proc",
 				   O_PATH | O_DIRECTORY | O_CLOEXEC);
 	p->lo = p->hi = p->dir;
@@ -536,11 +604,11 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 /* dir and the files read after it: in one system call where they are a run. */
 void lpfd_proc_close(struct lpfd_proc *p)
 {
-	if (p->held >= 0)
-		lpfd_sys_close(p->held);
+	close_run(p->hlo, p->hhi);
+	held_none(p);
 	if (p->dir >= 0)
 		close_run(p->lo, p->hi);
-	p->dir = p->held = p->lo = p->hi = -1;
+	p->dir = p->lo = p->hi = -1;
 }
 
 /*

@@ -6,14 +6,16 @@
 #
 # - Languages: C99, C11, C17, C2x, GNU C11; C++11, C++14, C++17, C++20,
 #   GNU C++17; gcc and clang.
-# - Each order twice: -pedantic -Wall -Wextra -Werror (the user's code and
-#   this header), and -Wall -Wextra -Wsystem-headers -Werror (a system
-#   header that comes later and redefines a name differently warns there).
-# - Sets of system headers: each of linux/pidfd.h, sys/pidfd.h, sys/wait.h,
-#   signal.h, linux/fcntl.h and fcntl.h alone, and each ordered pair of
-#   the four that define the same names (pidfd and fcntl, kernel and C
-#   library). A set that fails without <libpidfd.h> is named ("fails on
-#   its own") and is not this header's to fix.
+# - Each order twice, under every compiler and language above: -pedantic
+#   -Wall -Wextra -Werror (the user's code and this header), and -Wall
+#   -Wextra -Wsystem-headers -Werror (a system header that comes later and
+#   redefines a name differently warns there). Nothing is skipped.
+# - Sets of system headers: none, each of linux/pidfd.h, sys/pidfd.h,
+#   sys/wait.h, signal.h, linux/fcntl.h and fcntl.h alone, and each
+#   ordered pair of the four that define the same names (pidfd and fcntl,
+#   kernel and C library). A set that fails without <libpidfd.h> is named
+#   ("fails on its own") and is not this header's to fix: with every
+#   header set, 8 of the 12 pairs clash on their own.
 # - Header sets: Debian 12's (installed), 13's and unstable's kernel
 #   headers (.ci/fetch-debs SUITE linux-libc-dev, under DEBS_DIR, default
 #   build/debs), the same two with their suite's C library headers
@@ -24,6 +26,12 @@
 #   order that includes it.
 # - A C++ function taking struct libpidfd_info or struct pidfd_info
 #   mangles the same with every header set (compiled, compared with nm).
+# - Cost: 19 sets alone and 2 x 25 orders, 69 compiles per compiler and
+#   header set, 8694 in all (4830 when pairs were compiled by 4 of the 18
+#   compilers only, and -pedantic with single headers only). Each order
+#   is written once per header set and each compiler takes all of them in
+#   one process, each file its own translation unit; a file is compiled
+#   again alone only to show why it failed.
 #   tests/header.sh
 # Prints one "ok"/"not ok" line per compiler and header set; a missing
 # header set fails under CI=true and is named otherwise.
@@ -46,7 +54,6 @@ clang++:-std=c++11 clang++:-std=c++14 clang++:-std=c++17 clang++:-std=c++20"
 sets=${HEADER_SETS:-bookworm trixie sid trixie-glibc sid-glibc linux-6.13 linux-next}
 singles="linux/pidfd.h sys/pidfd.h sys/wait.h signal.h linux/fcntl.h fcntl.h"
 clashing="linux/pidfd.h sys/pidfd.h linux/fcntl.h fcntl.h"
-pair_compilers="gcc:-std=c99 clang:-std=c2x g++:-std=c++20 clang++:-std=c++11"
 
 # The stand-ins' headers: Linux 6.13's <linux/pidfd.h>, cut to what
 # matters (the 64-byte struct), and a future one: the 88-byte struct and
@@ -130,85 +137,129 @@ info_size() { # set header
 	esac
 }
 
-# One order: its system headers with <libpidfd.h> at position $pos (none
-# for -1), as a file; prints what the compiler said if it failed.
-compile() { # cc std flags set pos warnings headers...
-	cc=$1 std=$2 flags=$3 set=$4 pos=$5 warn=$6
-	shift 6
-	f=$tmp/t.$$.$set.$cc$std.c
-	: > "$f"
-	i=0 size= fcntl=no
-	for h in "$@" -; do
-		[ "$i" -eq "$pos" ] && echo "#include <libpidfd.h>" >> "$f"
-		i=$((i + 1))
-		[ "$h" = - ] && break
-		echo "#include <$h>" >> "$f"
-		s=$(info_size "$set" "$h")
-		[ "${s:-0}" -gt 0 ] && size=$s
-		case $h in *fcntl.h|*pidfd.h) fcntl=yes ;; esac
-		[ "$h" = linux/pidfd.h ] && echo "#define HEADER_LINUX_PIDFD 1" >> "$f"
-	done
-	if [ "$pos" -ge 0 ]; then
-		[ "$fcntl" = no ] && echo "#define HEADER_NO_FCNTL 1" >> "$f"
-		[ -n "$size" ] && echo "#define HEADER_INFO_SIZE $size" >> "$f"
-		case $set in bookworm|trixie*) own=1 ;; *) own=0 ;; esac
-		echo "#define HEADER_OWN_INFO $own" >> "$f"
-		echo '#include "header-use.h"' >> "$f"
-	fi
-	lang=c
-	case $cc in *++) lang=c++ ;; esac
-	# shellcheck disable=SC2086
-	if ! out=$($cc -x $lang $std $warn -Werror -fsyntax-only $flags \
-		-I"$here/include" -I"$here/tests" "$f" 2>&1); then
-		echo "#   $(tr '\n' ' ' < "$f")($warn)"
-		echo "$out" | grep -m 3 'error' | sed 's/^/#     /'
-	fi
-}
-
-# Every order of one set of system headers: <libpidfd.h> at each place,
-# under both warning sets; nothing if the set fails on its own.
-set_orders() { # cc std flags set headers...
-	cc=$1 std=$2 flags=$3 set=$4
-	shift 4
-	out=$(compile "$cc" "$std" "$flags" "$set" -1 "-Wall -Wextra -Wsystem-headers" "$@")
-	if [ -n "$out" ]; then
-		echo "# fails on its own, not this header's: $*"
-		return
-	fi
-	pos=0
-	while [ "$pos" -le $# ]; do
-		[ $# -le 1 ] &&
-			compile "$cc" "$std" "$flags" "$set" "$pos" "-pedantic -Wall -Wextra" "$@"
-		compile "$cc" "$std" "$flags" "$set" "$pos" "-Wall -Wextra -Wsystem-headers" "$@"
-		pos=$((pos + 1))
-	done
-}
-
-# Every set of one compiler and std with one header set.
-orders() { # cc std flags set
-	set_orders "$@"
-	for a in $singles; do
-		set_orders "$@" "$a"
-	done
-	case " $pair_compilers " in *" $1:$2 "*) ;; *) return ;; esac
+# The sets of system headers, one a line: none, each alone, each ordered
+# pair of the clashing four.
+lists() {
+	echo
+	for a in $singles; do echo "$a"; done
 	for a in $clashing; do
 		for b in $clashing; do
-			[ "$a" = "$b" ] || set_orders "$@" "$a" "$b"
+			[ "$a" = "$b" ] || echo "$a $b"
 		done
 	done
 }
 
-# One compiler with one header set, run in parallel with the others.
+# One file per set of system headers alone (o.N.c) and per order of it
+# with <libpidfd.h> at position K (p.N.K.c), written once per header set
+# for all its compilers: the same text, compiled as C or C++.
+write_orders() { # set
+	d=$tmp/$1
+	mkdir -p "$d"
+	case $1 in bookworm|trixie*) own=1 ;; *) own=0 ;; esac
+	n=0
+	lists | while read -r hs; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		set -- $hs
+		write_order "$d/o.$n.c" -1 "$@"
+		pos=0
+		while [ "$pos" -le $# ]; do
+			write_order "$d/p.$n.$pos.c" "$pos" "$@"
+			pos=$((pos + 1))
+		done
+	done
+}
+
+# One order: the system headers with <libpidfd.h> at position $pos (none
+# for -1), then what header-use.h needs to know of them.
+write_order() { # file pos headers...
+	f=$1 pos=$2
+	shift 2
+	i=0 size='' fcntl=no
+	for h in "$@" -; do
+		[ "$i" -eq "$pos" ] && echo "#include <libpidfd.h>"
+		i=$((i + 1))
+		[ "$h" = - ] && break
+		echo "#include <$h>"
+		# The size of struct pidfd_info that this system header
+		# declares (none: <libpidfd.h> declares its own, 88 bytes).
+		case $set:$h in
+		sid*:linux/pidfd.h|linux-next:linux/pidfd.h) size=88 ;;
+		linux-6.13:linux/pidfd.h) size=64 ;;
+		sid-glibc:sys/pidfd.h) size=72 ;;
+		esac
+		case $h in *fcntl.h|*pidfd.h) fcntl=yes ;; esac
+		[ "$h" = linux/pidfd.h ] && echo "#define HEADER_LINUX_PIDFD 1"
+	done > "$f"
+	[ "$pos" -ge 0 ] || return 0
+	{
+		[ "$fcntl" = no ] && echo "#define HEADER_NO_FCNTL 1"
+		[ -n "$size" ] && echo "#define HEADER_INFO_SIZE $size"
+		echo "#define HEADER_OWN_INFO $own"
+		echo '#include "header-use.h"'
+	} >> "$f"
+}
+
+# Compile files (in the directory of the header set) with one compiler
+# process, each its own translation unit: gcc and clang go on after one
+# that fails, and name it at the top of each diagnostic's include stack.
+# Prints the files that failed, then, each alone, what the compiler said
+# of them (lines starting with "#").
+compile() { # warnings files...
+	warn=$1
+	shift
+	[ $# -gt 0 ] || return 0
+	# shellcheck disable=SC2086
+	failed=$($cc -x $lang $std $warn -Werror -fsyntax-only $flags \
+		-I"$here/include" -I"$here/tests" "$@" 2>&1 |
+		grep -o '[op]\.[0-9][0-9.]*\.c:' | sort -u | tr -d :)
+	for f in $failed; do
+		echo "$f"
+		[ "${f#o.}" = "$f" ] || continue
+		# shellcheck disable=SC2086
+		out=$($cc -x $lang $std $warn -Werror -fsyntax-only $flags \
+			-I"$here/include" -I"$here/tests" "$f" 2>&1)
+		echo "#   $(tr '\n' ' ' < "$f")($warn)"
+		echo "$out" | grep -m 3 'error' | sed 's/^/#     /'
+	done
+}
+
+# One compiler with one header set, run in parallel with the others: every
+# set of system headers alone, then every order of those that compiled,
+# under both warning sets.
 if [ "${1:-}" = --one ]; then
 	tmp=$2 set=$3 cc=$4 std=$5
 	flags=$(set_flags "$set")
-	out=$(orders "$cc" "$std" "$flags" "$set")
+	lang=c
+	case $cc in *++) lang='c++' ;; esac
+	d=$tmp/$set
+	cd "$d" || exit 1
+	own=$(compile "-Wall -Wextra -Wsystem-headers" o.*.c | tr '\n' ' ')
+	orders='' alone=''
+	for o in o.*.c; do
+		n=${o#o.}
+		n=${n%.c}
+		case " $own" in
+		*" o.$n.c "*)
+			alone="$alone# fails on its own, not this header's: $(sed -n \
+				's/^#include <\(.*\)>/\1/p' "$o" | tr '\n' ' ')
+"
+			continue ;;
+		esac
+		orders="$orders p.$n.*.c"
+	done
+	# shellcheck disable=SC2086
+	out=$(compile "-Wall -Wextra -Wsystem-headers" $orders
+		compile "-pedantic -Wall -Wextra" $orders)
+	# shellcheck disable=SC2086
+	set -- o.*.c $orders $orders
 	if echo "$out" | grep -q '^#   '; then
 		echo "not ok - $cc $std, headers of $set"
+		echo "$out" | grep '^#'
 	else
-		echo "ok - $cc $std, headers of $set, every order"
+		echo "ok - $cc $std, headers of $set, every order ($# compiles)"
 	fi
-	[ -n "$out" ] && echo "$out"
+	printf '%s' "$alone"
 	exit 0
 fi
 
@@ -242,6 +293,7 @@ for set in $sets; do
 		fi
 		continue
 	fi
+	write_orders "$set"
 	for c in $compilers; do
 		jobs="$jobs$set ${c%%:*} ${c#*:}
 "

@@ -3,7 +3,7 @@
 # and tests cross-built for aarch64 (Debian's gcc-aarch64-linux-gnu) into
 # BUILD_DIR/aarch64, and run inside a real arm64 kernel under
 # qemu-system-aarch64 (tests/vm.sh: TCG, two CPUs, an initramfs of
-# busybox, tests/, man/, cli/, docs/, include/, README.md and the
+# busybox, tests/, man/, cli/, docs/, include/, README.md, NEWS and the
 # build), in both
 # modes: native, the kernel's own paths where it has them, and
 # LIBPIDFD_EMULATE=1. Every test
@@ -44,6 +44,8 @@ test-cli-docs:completion_of_commands_fields_signals	runs the bash completion scr
 test-cli-docs:completion_of_values_after_equals	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-docs:completion_of_signals_any_case	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-docs:completion_after_all_offers_no_process	runs the bash completion script in bash, which the guest (busybox) has not
+test-cli-docs:completion_of_user_lists	runs the bash completion script in bash, which the guest (busybox) has not
+test-cli-select:info_selects_by_full_arguments_as_pgrep	runs /bin/sleep under another argv[0], which the guest's sleep (busybox, an applet chosen by argv[0]) refuses
 test-cli-docs:manual_json_shapes_keep_their_quotes	renders pidfd.1 with groff, which the guest has not
 "
 
@@ -132,6 +134,6 @@ fi
 # TCG is in the tests' timeouts.
 cd "$here" || exit 1
 out=${out#"$here"/}
-VM="$guest" VM_FILES="tests man cli docs include README.md $out" "$here/tests/vm.sh" \
+VM="$guest" VM_FILES="tests man cli docs include README.md NEWS $out" "$here/tests/vm.sh" \
 	env TEST_TIMEOUT_SCALE=$((5 * ${TEST_TIMEOUT_SCALE:-1})) \
 	sh tests/qemu.sh --inside "$label" "$out"

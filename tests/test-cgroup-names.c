@@ -3,8 +3,9 @@
  * The emulated cgroup id is one the process was in at some instant during
  * the call, never another cgroup's, and it is there wherever a sound
  * answer exists: a cgroup removed and made anew under the process's old
- * path while the call resolves it (a seccomp stop at the resolution makes
- * that deterministic); names that look like the kernel's marks (" (deleted)"
+ * path while the call resolves it, or again before its second read
+ * (seccomp stops at the resolution and the read make that
+ * deterministic), also where a filter refuses that read's preadv; names that look like the kernel's marks (" (deleted)"
  * at the end, ".." at the start of a name); a process in a removed cgroup
  * beside a live one of the very name the kernel shows for it; a caller in
  * a cgroup namespace whose only cgroup2 mount is the inherited one.
@@ -194,6 +195,7 @@ struct race {
 	pid_t pid;
 	char a[700], b[700];
 	bool done;        /* the move happened at a stop */
+	long also;        /* a second system call to stop at, or 0 */
 	int listener;     /* -1 until the worker has its filter, -2 failed */
 	int ret;
 	struct pidfd_info info;
@@ -202,7 +204,8 @@ struct race {
 static void *race_worker(void *arg)
 {
 	struct race *r = arg;
-	int l = util_notif_filter(SYS_name_to_handle_at);
+	int l = r->also ? util_notif_filter2(SYS_name_to_handle_at, r->also) :
+			  util_notif_filter(SYS_name_to_handle_at);
 
 	__atomic_store_n(&r->listener, l < 0 ? -2 : l, __ATOMIC_SEQ_CST);
 	if (l >= 0)
@@ -257,5 +260,107 @@ TEST(cgroup_made_anew_under_the_old_path_is_never_the_answer)
 	util_kill_reap(r.pidfd);
 	util_cgroup_remove(r.a);
 	util_cgroup_remove(r.b);
+	util_cgroup_remove(g_base);
+}
+
+/*
+ * The same race one step later: at the first resolution the process moves
+ * to b and a is made anew (a2); at the second read, a2 is removed, made
+ * anew again (a3) and the process moved into it. Both reads then name a,
+ * but a2, which the first resolution found, was never the process's: the
+ * second resolution finds a3 and the call tries again.
+ */
+struct race2 {
+	struct race r;
+	int state;        /* 1: moved at the resolution; 2: and at the read */
+	uint64_t a2_id, a3_id;
+};
+
+static bool move_at_both_stops(int stop, const struct seccomp_notif *req,
+			       struct seccomp_notif_resp *resp, void *arg)
+{
+	struct race2 *x = arg;
+
+	(void)stop;
+	(void)resp;
+	if (x->state == 0 && req->data.nr == SYS_name_to_handle_at) {
+		util_cgroup_move(x->r.b, x->r.pid);
+		util_cgroup_remove(x->r.a);
+		ASSERT_EQ(mkdir(x->r.a, 0755), 0);
+		x->a2_id = util_cgroup_id(x->r.a);
+		x->state = 1;
+	} else if (x->state == 1 && req->data.nr == SYS_preadv) {
+		util_cgroup_remove(x->r.a);
+		ASSERT_EQ(mkdir(x->r.a, 0755), 0);
+		x->a3_id = util_cgroup_id(x->r.a);
+		util_cgroup_move(x->r.a, x->r.pid);
+		x->state = 2;
+	}
+	return false;
+}
+
+TEST(cgroup_made_anew_twice_between_the_reads_is_never_the_answer)
+{
+	static struct race2 x;
+	struct race *r = &x.r;
+	uint64_t b_id;
+	pthread_t w;
+
+	make_base();
+	sub(r->a, sizeof(r->a), "a");
+	sub(r->b, sizeof(r->b), "b");
+	ASSERT_EQ(mkdir(r->a, 0755), 0);
+	ASSERT_EQ(mkdir(r->b, 0755), 0);
+	r->pid = spawn_in(r->a, &r->pidfd);
+	b_id = util_cgroup_id(r->b);
+	util_set_path(true);
+	r->info.mask = PIDFD_INFO_CGROUPID;
+	r->listener = -1;
+	r->also = SYS_preadv;
+	ASSERT_EQ(pthread_create(&w, NULL, race_worker, r), 0);
+	ASSERT_TRUE(util_notif_serve(&r->listener, move_at_both_stops, &x) > 0);
+	pthread_join(w, NULL);
+	ASSERT_EQ(x.state, 2); /* the file was read again with preadv */
+	ASSERT_EQ(r->ret, 0);
+	if (r->info.mask & PIDFD_INFO_CGROUPID) {
+		ASSERT_TRUE(r->info.cgroupid != x.a2_id);
+		ASSERT_TRUE(r->info.cgroupid == x.a3_id ||
+			    r->info.cgroupid == b_id);
+	}
+	ASSERT_EQ(kernel_id(r->pidfd, x.a3_id), x.a3_id);
+	util_kill_reap(r->pidfd);
+	util_cgroup_remove(r->a);
+	util_cgroup_remove(r->b);
+	util_cgroup_remove(g_base);
+}
+
+/*
+ * The second read is a preadv of the file the first one opened; where a
+ * filter refuses preadv, the file is opened again, and the answer is the
+ * same.
+ */
+static void without_preadv(void *arg)
+{
+	const uint64_t *want = arg;
+	uint64_t id;
+	int fd;
+
+	spawn_in(g_side, &fd);
+	ASSERT_EQ(util_errno_filter(SYS_preadv, ENOSYS), 0);
+	ASSERT_TRUE(emulated_id(fd, &id));
+	ASSERT_EQ(id, *want);
+	util_kill_reap(fd);
+}
+
+TEST(without_preadv_the_file_is_opened_again)
+{
+	uint64_t want;
+
+	make_base();
+	sub(g_side, sizeof(g_side), "p");
+	ASSERT_EQ(mkdir(g_side, 0755), 0);
+	want = util_cgroup_id(g_side);
+	util_in_child(without_preadv, &want);
+	util_cgroup_remove(g_side);
 	util_cgroup_remove(g_base);
 }

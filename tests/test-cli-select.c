@@ -96,16 +96,15 @@ static const char *pids_of(const char *out)
 	return pids;
 }
 
-static void by_comm_args_and_exact(void)
+static void by_comm_and_exact(void)
 {
-	char a1[16], a2[16], b[16], f[16], want[128];
-	int fa1, fa2, fb, ff;
+	char a1[16], a2[16], b[16], want[128];
+	int fa1, fa2, fb;
 	struct cli_out o;
 
 	named("alpha-one", &fa1, a1);
 	named("alpha-two", &fa2, a2);
 	named("beta", &fb, b);
-	with_args("marker-xyz", &ff, f);
 	/* An extended regular expression on the command name, as pgrep. */
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "--name",
 		      "alpha-(one|two)"), 0);
@@ -120,17 +119,6 @@ static void by_comm_args_and_exact(void)
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "--exact",
 		      "--name", "alpha-two"), 0);
 	ASSERT_STR_EQ(pids_of(o.out), a2);
-	/* The arguments only with --full; the name alone without. */
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "marker"), 1);
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID,COMM", "--full",
-		      "-N", "marker-xyz 36"), 0);
-	snprintf(want, sizeof(want), "{\"pid\":%s,\"comm\":\"sleep\"}\n", f);
-	ASSERT_STR_EQ(o.out, want);
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-f", "-x", "-N",
-		      "marker-xyz"), 1);
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-f", "-x", "-N",
-		      "marker-xyz 3600"), 0);
-	ASSERT_STR_EQ(pids_of(o.out), f);
 	/* Among the processes named, where there are any. */
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "alpha", b,
 		      a2), 0);
@@ -144,12 +132,37 @@ static void by_comm_args_and_exact(void)
 	util_kill_reap(fa1);
 	util_kill_reap(fa2);
 	util_kill_reap(fb);
+}
+
+TEST(info_selects_by_name_and_exact_as_pgrep)
+{
+	util_in_pidns(by_comm_and_exact, true);
+}
+
+/* --full: the arguments, with the name, as pgrep -f; the name alone without. */
+static void by_args(void)
+{
+	char f[16], want[128];
+	int ff;
+	struct cli_out o;
+
+	with_args("marker-xyz", &ff, f);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "marker"), 1);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID,COMM", "--full",
+		      "-N", "marker-xyz 36"), 0);
+	snprintf(want, sizeof(want), "{\"pid\":%s,\"comm\":\"sleep\"}\n", f);
+	ASSERT_STR_EQ(o.out, want);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-f", "-x", "-N",
+		      "marker-xyz"), 1);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-f", "-x", "-N",
+		      "marker-xyz 3600"), 0);
+	ASSERT_STR_EQ(pids_of(o.out), f);
 	util_kill_reap(ff);
 }
 
-TEST(info_selects_by_name_args_exact_as_pgrep)
+TEST(info_selects_by_full_arguments_as_pgrep)
 {
-	util_in_pidns(by_comm_args_and_exact, true);
+	util_in_pidns(by_args, true);
 }
 
 static void kill_and_wait_by_name(void)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -763,10 +764,22 @@ char *util_read_text(const char *path)
 /* ------------------------------------------------------------------------
  * The painted stack.
  */
-#define PAINTED (64 * 1024)
 #define PAINT 0xa5
 
+/*
+ * 64 KiB, or the C library's least thread stack where that is more:
+ * glibc's PTHREAD_STACK_MIN is 128 KiB on arm64 (64 KiB pages), and a
+ * runtime value under _GNU_SOURCE.
+ */
+static size_t painted_size(void)
+{
+	size_t least = (size_t)PTHREAD_STACK_MIN;
+
+	return least > 64 * 1024 ? least : 64 * 1024;
+}
+
 static char *g_painted;
+static size_t g_painted_size;
 static void (*g_paint_fn)(void);
 static uintptr_t g_paint_entry;
 
@@ -799,11 +812,12 @@ size_t util_stack_used(void (*fn)(void))
 	size_t i = 0;
 
 	if (!g_painted) {
-		g_painted = mmap(NULL, PAINTED, PROT_READ | PROT_WRITE,
+		g_painted_size = painted_size();
+		g_painted = mmap(NULL, g_painted_size, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 		ASSERT_TRUE(g_painted != MAP_FAILED);
 	}
-	memset(g_painted, PAINT, PAINTED);
+	memset(g_painted, PAINT, g_painted_size);
 	g_paint_fn = fn;
 	/*
 	 * A thread on the painted stack, not makecontext(): musl has no
@@ -811,11 +825,11 @@ size_t util_stack_used(void (*fn)(void))
 	 * thread's stack lies above the entry, outside the measure.
 	 */
 	ASSERT_EQ(pthread_attr_init(&attr), 0);
-	ASSERT_EQ(pthread_attr_setstack(&attr, g_painted, PAINTED), 0);
+	ASSERT_EQ(pthread_attr_setstack(&attr, g_painted, g_painted_size), 0);
 	ASSERT_EQ(pthread_create(&thread, &attr, on_painted_stack, NULL), 0);
 	ASSERT_EQ(pthread_join(thread, NULL), 0);
 	pthread_attr_destroy(&attr);
-	while (i < PAINTED && (unsigned char)g_painted[i] == PAINT)
+	while (i < g_painted_size && (unsigned char)g_painted[i] == PAINT)
 		i++;
 	return (size_t)(g_paint_entry - (uintptr_t)(g_painted + i));
 }

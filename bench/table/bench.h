@@ -114,7 +114,7 @@ double ratio(int a, int b);
 void target(const char *what, int a, int b, double limit);
 void target_faster(const char *what, int a, int b, double times);
 void target_calls(const char *what, int a, int b);
-void info_calls(const char *what, int a, int b);
+void target_calls_plus(const char *what, int a, int b, int more);
 void info_value(const char *what, double x);
 void info_ratio(const char *what, int a, int b);
 
@@ -141,6 +141,8 @@ void copy_by_kernel(void *dst, const void *src, size_t n);
 void find_proofs(void);
 void floor_paths(void);
 void find_cgroup_dir(void);
+/* Whether name_to_handle_at() gives a never-reused mount id (6.12). */
+bool handle_names_unique_mount(void);
 void add_proof_rows(void);
 int sound_proc_dir(void);
 

@@ -52,17 +52,30 @@ static int raw_read(int dirfd, const char *path, size_t size)
 	return raw_read_keep(dirfd, path, size, NULL);
 }
 
-static int raw_cgroup_handle(void)
+static int cgroup_handle_flags(void *mnt_id, int flags)
 {
 	struct {
 		struct file_handle fh;
 		unsigned char buf[64];
 	} h;
-	int mnt_id;
 
 	h.fh.handle_bytes = sizeof(h.buf);
 	return (int)syscall(SYS_name_to_handle_at, AT_FDCWD, g_cgroup_dir, &h.fh,
-			    &mnt_id, 0);
+			    mnt_id, flags);
+}
+
+static int raw_cgroup_handle(void)
+{
+	int mnt_id;
+
+	return cgroup_handle_flags(&mnt_id, 0);
+}
+
+bool handle_names_unique_mount(void)
+{
+	uint64_t mnt;
+
+	return cgroup_handle_flags(&mnt, AT_HANDLE_MNT_ID_UNIQUE) == 0;
 }
 
 /*
