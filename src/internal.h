@@ -160,6 +160,13 @@ int lpfd_user_read(pid_t tid, void *dst, const void *src, size_t n);
  */
 int lpfd_user_write(pid_t tid, void *dst, size_t size, const void *src,
 		    size_t n);
+/*
+ * The first headn bytes at dst into head, then what lpfd_user_write()
+ * writes there, in one system call where it can: for a request that lives
+ * in the struct the answer overwrites, read as the answer is written.
+ */
+int lpfd_user_read_write(pid_t tid, void *head, size_t headn, void *dst,
+			 size_t size, const void *src, size_t n);
 
 /* ------------------------------------------------------------------------
  * /proc readers (src/proc.c); their pure parsers are in lib/parse.h.

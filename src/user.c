@@ -21,10 +21,11 @@
  * source, read(2) into the destination, each EFAULT where it cannot.
  *
  * Nothing is looked at before it is used: what is read is read once, into
- * the library's own stack, and the answer is written once, when the call
- * is known to succeed. So a failing call writes nothing, and a page is
- * never dirtied by a look (a shared file mapping's mtime, a private
- * mapping's copy-on-write sharing). As with the kernel's copy_to_user(),
+ * the library's own stack, and the answer is written when the call is
+ * known to succeed (get_info may write it again, with what only some
+ * requests ask for: src/get_info.c). So a failing call writes nothing,
+ * and a page is never dirtied by a look (a shared file mapping's mtime,
+ * a private mapping's copy-on-write sharing). As with the kernel's copy_to_user(),
  * a destination that stops being writable part-way is EFAULT with the
  * part before it written.
  */
@@ -58,19 +59,26 @@ static size_t iov_total(const struct iovec *v, int n)
 }
 
 /* -1: refused, use the pipe; else 0 or -EFAULT. */
-static int copy_vm(pid_t tid, void *dst, const struct iovec *src, int nsrc)
+static int copy_vm_to(pid_t tid, const struct iovec *dst, int ndst,
+		      const struct iovec *src, int nsrc)
 {
-	struct iovec local = { dst, iov_total(src, nsrc) };
-	ssize_t n = lpfd_sys_process_vm_readv(tid, &local, 1, src,
-					      (unsigned long)nsrc);
+	ssize_t n = lpfd_sys_process_vm_readv(tid, dst, (unsigned long)ndst,
+					      src, (unsigned long)nsrc);
 
-	if (n == (ssize_t)local.iov_len)
+	if (n == (ssize_t)iov_total(dst, ndst))
 		return 0;
 	if (n == -EPERM || n == -ENOSYS || n == -EACCES) {
 		__atomic_store_n(&vm_refused, 1, __ATOMIC_RELAXED);
 		return -1;
 	}
 	return -EFAULT; /* a short copy, or EFAULT itself */
+}
+
+static int copy_vm(pid_t tid, void *dst, const struct iovec *src, int nsrc)
+{
+	struct iovec local = { dst, iov_total(src, nsrc) };
+
+	return copy_vm_to(tid, &local, 1, src, nsrc);
 }
 
 /* Piece after piece through an empty pipe, never more than it holds. */
@@ -162,4 +170,31 @@ int lpfd_user_write(pid_t tid, void *dst, size_t size, const void *src,
 		d += iov_total(from, nsrc);
 		nsrc = zero_pieces(from, 0, &tail);
 	}
+}
+
+/*
+ * One copy where it can be: the kernel copies the sources in order, so
+ * the head is read, whole, before the first byte of the answer is written,
+ * and a dst that cannot be read is EFAULT with nothing written. An answer
+ * whose zeroed tail needs more sources than one copy takes, or a refused
+ * process_vm_readv(), makes it the two copies it stands for.
+ */
+int lpfd_user_read_write(pid_t tid, void *head, size_t headn, void *dst,
+			 size_t size, const void *src, size_t n)
+{
+	struct iovec local[2] = { { head, headn }, { dst, size } };
+	struct iovec from[MAX_SRC] = { { dst, headn },
+				       { (void *)src, n < size ? n : size } };
+	size_t tail = size > n ? size - n : 0;
+	int nsrc, r = -1;
+
+	if (headn > size || (uintptr_t)dst + size < (uintptr_t)dst)
+		return -EFAULT;
+	nsrc = zero_pieces(from, 2, &tail);
+	if (!tail && !__atomic_load_n(&vm_refused, __ATOMIC_RELAXED))
+		r = copy_vm_to(tid, local, 2, from, nsrc);
+	if (r != -1)
+		return r;
+	r = lpfd_user_read(tid, head, dst, headn);
+	return r < 0 ? r : lpfd_user_write(tid, dst, size, src, n);
 }
