@@ -225,30 +225,6 @@ static void emulate_coredump(struct libpidfd_info *k, bool own_process)
 	k->mask |= PIDFD_INFO_COREDUMP;
 }
 
-/*
- * A cgroup that cannot be resolved leaves the bit clear; running out of
- * descriptors or memory on the way is an error, not a missing cgroup.
- */
-static int cgroup_error(int r)
-{
-	return r == -EMFILE || r == -ENFILE || r == -ENOMEM ? r : 0;
-}
-
-static int emulate_cgroupid(struct lpfd_proc *p, struct libpidfd_info *k,
-			    const char *cgroup_file)
-{
-	uint64_t id;
-	int r = lpfd_read_cgroupid(p, cgroup_file, &id);
-
-	if (r < 0)
-		return cgroup_error(r);
-	if (r == 0) {
-		k->cgroupid = id;
-		k->mask |= PIDFD_INFO_CGROUPID;
-	}
-	return 0;
-}
-
 /* The calling thread's credentials, from the system calls that tell them. */
 static void thread_creds(struct libpidfd_info *k)
 {
@@ -294,136 +270,218 @@ static __attribute__((noinline)) int leader_creds(struct lpfd_proc *p,
 }
 
 /*
- * The caller itself: ids from system calls, and so are the credentials
- * where the calling thread is the one asked about (PIDFD_SELF_THREAD, or
- * the leader asking about its process); a process asked about from
- * another thread has its leader's, from /proc.
+ * The request bits whose answers cost work only when asked for, and so
+ * may be added after the answer is first written (answer_then_request()).
  */
-static int get_info_self(const struct lpfd_route *t, pid_t caller,
-			 uint64_t req, struct libpidfd_info *k)
-{
-	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
-	uint32_t tid = (uint32_t)caller;
-	struct lpfd_proc p;
-	bool own;
-	int r = 0;
-
-	k->tgid = (uint32_t)lpfd_sys_getpid();
-	k->pid = thread ? tid : k->tgid;
-	k->ppid = (uint32_t)lpfd_sys_getppid();
-	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
-	own = k->pid == tid;
-	if (own)
-		thread_creds(k);
-	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, true);
-	if (own && !(req & PIDFD_INFO_CGROUPID))
-		return 0;
-	/* The caller's own files: any procfs that shows it names them alike. */
-	r = lpfd_proc_open(&p, LPFD_PROC_ANY);
-	if (r < 0)
-		return own ? cgroup_error(r) : r;
-	if (!own)
-		r = leader_creds(&p, k);
-	if (r == 0 && (req & PIDFD_INFO_CGROUPID))
-		r = emulate_cgroupid(&p, k, thread ? "thread-self/cgroup" :
-						     "self/cgroup");
-	lpfd_proc_close(&p);
-	return r;
-}
+#define INFO_EXTRA_BITS                                                        \
+	(PIDFD_INFO_CGROUPID | PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK)
 
 /*
- * Another process, through /proc. The emulation resolves the cgroup id
- * (three more /proc reads) only when asked for it.
+ * Whether the last request asked for the cgroup id: the next call then
+ * reads the cgroup before the liveness check that proves the rest, and
+ * needs none after it. Only the cost depends on it, never the answer.
  */
-static int get_info_emulated_fd(struct lpfd_proc *p, int pidfd, int pid,
-				uint64_t req, struct libpidfd_info *k)
-{
-	struct lpfd_status st;
-	char path[48];
-	int r;
+static int cgroupid_expected;
 
-	if (pid == 0)
-		return -EREMOTE;
-	if (pid < 0)
-		return -ESRCH; /* reaped: only the kernel kept the exit status */
-	r = lpfd_proc_status(p, pid, &st);
-	/* hidepid=1 shows the directory and refuses its files: EPERM. */
-	if (r == -ESRCH || r == -EPERM)
-		return lpfd_proc_missing_errno(p, pidfd);
-	if (r < 0)
-		return r;
-	if ((st.have & LPFD_ST_INFO) != LPFD_ST_INFO || st.pid != pid ||
-	    st.tgid == 0)
-		return -ESRCH;
-	k->pid = (uint32_t)pid;
-	k->tgid = (uint32_t)st.tgid;
-	k->ppid = (uint32_t)st.ppid;
-	status_creds(&st, k);
-	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
-	if (req & PIDFD_INFO_CGROUPID) {
-		lpfd_proc_path(path, sizeof(path), "", pid, "/cgroup");
-		r = emulate_cgroupid(p, k, path);
-		if (r < 0)
-			return r;
-	}
-	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, st.tgid == lpfd_sys_getpid());
-	r = lpfd_proc_unreaped(p, pidfd);
+/* One emulated call: its /proc, open or not, and the process it names. */
+struct emulated {
+	const struct lpfd_route *t;
+	pid_t tid; /* the calling thread's */
+	int pid;   /* the target's, in our pid namespace; 0 for a sentinel */
+	bool proc_open;
+	struct lpfd_proc p;
+};
+
+/* Until the process is reaped its pid cannot name another one. */
+static int unreaped_or_esrch(struct emulated *e)
+{
+	int r = lpfd_proc_unreaped(&e->p, e->t->fd);
+
 	if (r < 0)
 		return r;
 	return r ? 0 : -ESRCH;
 }
 
 /*
- * Another process. /proc is opened, and proven ours, before the fdinfo is
- * read: the kernel judges the fd before it reads the request.
+ * The cgroup id into k, where it can be had; an answer without it is
+ * still the caller's, so a cgroup that cannot be resolved, for whatever
+ * reason (no descriptor to spare included), leaves the bit clear. For
+ * another process, a liveness check must follow.
  */
-static int get_info_emulated_pidfd(int pidfd, const struct libpidfd_info *info,
-				   pid_t tid, uint64_t *req,
-				   struct libpidfd_info *k)
+static void read_cgroupid(struct emulated *e, struct libpidfd_info *k)
 {
-	struct lpfd_proc p;
-	int pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
+	bool thread = e->t->kind == LPFD_ROUTE_SELF_THREAD;
+	const char *file = thread ? "thread-self/cgroup" : "self/cgroup";
+	char path[48];
+	uint64_t id;
 
-	if (r < 0)
-		return r;
-	r = lpfd_user_read(tid, req, info, sizeof(*req));
-	if (r == 0)
-		r = get_info_emulated_fd(&p, pidfd, pid, *req, k);
-	lpfd_proc_close(&p);
+	if (!e->proc_open) {
+		if (lpfd_proc_open(&e->p, LPFD_PROC_ANY) < 0)
+			return;
+		e->proc_open = true;
+	}
+	if (!lpfd_route_is_self(e->t)) {
+		lpfd_proc_path(path, sizeof(path), "", e->pid, "/cgroup");
+		file = path;
+	}
+	if (lpfd_read_cgroupid(&e->p, file, &id) == 0) {
+		k->cgroupid = id;
+		k->mask |= PIDFD_INFO_CGROUPID;
+	}
+}
+
+/*
+ * The caller itself: ids from system calls, and so are the credentials
+ * where the calling thread is the one asked about (PIDFD_SELF_THREAD, or
+ * the leader asking about its process); a process asked about from
+ * another thread has its leader's, from /proc.
+ */
+static int self_base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
+{
+	bool thread = e->t->kind == LPFD_ROUTE_SELF_THREAD;
+	int r = 0;
+
+	k->tgid = (uint32_t)lpfd_sys_getpid();
+	k->pid = thread ? (uint32_t)e->tid : k->tgid;
+	k->ppid = (uint32_t)lpfd_sys_getppid();
+	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
+	if (k->pid == (uint32_t)e->tid) {
+		thread_creds(k);
+	} else {
+		/* Our own files: any procfs that shows us names them alike. */
+		r = lpfd_proc_open(&e->p, LPFD_PROC_ANY);
+		if (r < 0)
+			return r;
+		e->proc_open = true;
+		r = leader_creds(&e->p, k);
+	}
+	if (r == 0 && (req & PIDFD_INFO_CGROUPID))
+		read_cgroupid(e, k);
 	return r;
 }
 
 /*
- * In the kernel's order: the request read (EFAULT) before the work, the
- * answer written after it, as copy_struct_to_user() writes it (what the
- * library knows, then zeroes up to the caller's size), and only on
- * success: a call that fails has written nothing.
+ * Another process, its /proc open and its pid read from the fdinfo: the
+ * status, the cgroup where asked, and last the check that the process is
+ * still unreaped.
  */
+static int pidfd_base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
+{
+	struct lpfd_status st;
+	int r;
+
+	if (e->pid == 0)
+		return -EREMOTE;
+	if (e->pid < 0)
+		return -ESRCH; /* reaped: only the kernel kept the exit status */
+	r = lpfd_proc_status(&e->p, e->pid, &st);
+	/* hidepid=1 shows the directory and refuses its files: EPERM. */
+	if (r == -ESRCH || r == -EPERM)
+		return lpfd_proc_missing_errno(&e->p, e->t->fd);
+	if (r < 0)
+		return r;
+	if ((st.have & LPFD_ST_INFO) != LPFD_ST_INFO || st.pid != e->pid ||
+	    st.tgid == 0)
+		return -ESRCH;
+	k->pid = (uint32_t)e->pid;
+	k->tgid = (uint32_t)st.tgid;
+	k->ppid = (uint32_t)st.ppid;
+	status_creds(&st, k);
+	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
+	if (req & PIDFD_INFO_CGROUPID)
+		read_cgroupid(e, k);
+	return unreaped_or_esrch(e);
+}
+
+static int base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
+{
+	return lpfd_route_is_self(e->t) ? self_base(e, req, k) :
+					  pidfd_base(e, req, k);
+}
+
+/*
+ * The answer to exactly the request: the cgroup id made where it was not
+ * expected (after the proof of the rest, so a cgroup read about another
+ * process needs a proof of its own: a process reaped before it leaves the
+ * bit clear), dropped where it was not asked for; the other extras added.
+ */
+static void answer_the_request(struct emulated *e, uint64_t req,
+			       bool expected, struct libpidfd_info *k)
+{
+	struct libpidfd_info c = *k;
+
+	if (!(req & PIDFD_INFO_CGROUPID)) {
+		k->mask &= ~(uint64_t)PIDFD_INFO_CGROUPID;
+		k->cgroupid = 0;
+	} else if (!expected) {
+		read_cgroupid(e, &c);
+		if (lpfd_route_is_self(e->t) || unreaped_or_esrch(e) == 0)
+			*k = c;
+	}
+	if (req & PIDFD_INFO_COREDUMP)
+		emulate_coredump(k, k->tgid == (uint32_t)lpfd_sys_getpid());
+	if (req & PIDFD_INFO_SUPPORTED_MASK)
+		put_supported(k, sizeof(*k));
+}
+
+/*
+ * In the kernel's order, the fd judged (the /proc proof and the fdinfo),
+ * the request read before the work (EFAULT) and the answer written after
+ * it, only on success, as copy_struct_to_user() writes it (what the
+ * library knows, then zeroes up to the caller's size); in fewer system
+ * calls. The request matters only for the INFO_EXTRA_BITS, so the answer
+ * is made first, the cgroup id in it where the last call asked for one,
+ * and the request is read as that answer is written, in one system call
+ * (lpfd_user_read_write()). An answer to another request is then made
+ * and written again: a struct's content is the kernel's once the call
+ * returns, not while it runs. Nothing is written before the answer is
+ * proven, and a request that cannot be read is EFAULT before the work's
+ * errors, as in the kernel.
+ */
+static int answer_then_request(struct emulated *e, struct libpidfd_info *info,
+			       size_t size)
+{
+	bool expected = __atomic_load_n(&cgroupid_expected, __ATOMIC_RELAXED);
+	struct libpidfd_info k = { 0 }, first;
+	uint64_t req;
+	int r;
+
+	r = base(e, expected ? PIDFD_INFO_CGROUPID : 0, &k);
+	if (r < 0)
+		return lpfd_user_read(e->tid, &req, info, sizeof(req)) < 0 ?
+			       -EFAULT : r;
+	r = lpfd_user_read_write(e->tid, &req, sizeof(req), info, size, &k,
+				 sizeof(k));
+	if (r < 0)
+		return r;
+	first = k;
+	answer_the_request(e, req, expected, &k);
+	if (expected != !!(req & PIDFD_INFO_CGROUPID))
+		__atomic_store_n(&cgroupid_expected, !expected, __ATOMIC_RELAXED);
+	if (memcmp(&k, &first, sizeof(k)) == 0)
+		return 0;
+	return lpfd_user_write(e->tid, info, size, &k, sizeof(k));
+}
+
 static int get_info_emulated(const struct lpfd_route *t,
 			     struct libpidfd_info *info, size_t size)
 {
-	struct libpidfd_info k = { 0 };
-	uint64_t req;
-	pid_t tid;
+	struct emulated e = { .t = t };
 	int r;
 
 	if (t->kind == LPFD_ROUTE_BAD)
 		return -EBADF;
-	tid = lpfd_sys_gettid();
-	if (lpfd_route_is_self(t)) {
-		r = lpfd_user_read(tid, &req, info, sizeof(req));
-		if (r == 0)
-			r = get_info_self(t, tid, req, &k);
-	} else {
-		r = get_info_emulated_pidfd(t->fd, info, tid, &req, &k);
+	e.tid = lpfd_sys_gettid();
+	if (!lpfd_route_is_self(t)) {
+		r = lpfd_proc_open_pidfd(&e.p, t->fd, &e.pid);
+		if (r < 0)
+			return r;
+		e.proc_open = true;
 	}
-	if (r < 0)
-		return r;
-	if (req & PIDFD_INFO_SUPPORTED_MASK)
-		put_supported(&k, sizeof(k));
-	return lpfd_user_write(tid, info, size, &k, sizeof(k));
+	r = answer_then_request(&e, info, size);
+	if (e.proc_open)
+		lpfd_proc_close(&e.p);
+	return r;
 }
 
 /*
