@@ -136,6 +136,25 @@ static int newest_errno(int pidfd, int err)
 }
 
 /*
+ * The request, read into req where the struct is the caller's. *id names
+ * the copy (src/user.c): 0 asks for the thread's id; a route's pid serves
+ * until its leader has exited, which the copy tells (ESRCH), and the
+ * thread's id is asked then.
+ */
+static int read_request(pid_t *id, const struct libpidfd_info *info,
+			uint64_t *req)
+{
+	int r = -ESRCH;
+
+	if (*id)
+		r = lpfd_user_read(*id, req, info, sizeof(*req));
+	if (r != -ESRCH)
+		return r;
+	*id = lpfd_sys_gettid();
+	return lpfd_user_read(*id, req, info, sizeof(*req));
+}
+
+/*
  * The kernel path on a real pidfd; size is valid. A kernel with the newest
  * layout answers into the caller's struct as it stands. An older one
  * overwrites the mask without PIDFD_INFO_SUPPORTED_MASK, or has
@@ -143,24 +162,23 @@ static int newest_errno(int pidfd, int err)
  * made on the stack, brought to the newest layout and written once. The
  * request is read first, where it can be (an unreadable one is the ioctl's
  * EFAULT, after the kernel's own checks of the fd). own: the struct is the
- * library's, on its stack, and its request is read as it stands.
+ * library's, on its stack, and its request is read as it stands. id: as
+ * for read_request().
  */
-static int get_info_native_fd(int pidfd, struct libpidfd_info *info,
+static int get_info_native_fd(int pidfd, pid_t id, struct libpidfd_info *info,
 			      size_t size, bool own)
 {
 	struct lpfd_kernel_info k;
 	struct libpidfd_info a = { 0 };
 	size_t asize = size < sizeof(a) ? size : sizeof(a);
 	uint64_t req;
-	pid_t tid;
 	int r;
 
 	lpfd_kernel_info(&k);
 	if (k.size < PIDFD_INFO_SIZE_VER3) {
-		tid = own ? 0 : lpfd_sys_gettid();
 		if (own)
 			req = info->mask;
-		if ((own || lpfd_user_read(tid, &req, info, sizeof(req)) == 0) &&
+		if ((own || read_request(&id, info, &req) == 0) &&
 		    (req & PIDFD_INFO_SUPPORTED_MASK)) {
 			a.mask = req;
 			r = lpfd_sys_ioctl(pidfd, info_cmd(asize), &a);
@@ -171,24 +189,27 @@ static int get_info_native_fd(int pidfd, struct libpidfd_info *info,
 				memcpy(info, &a, asize);
 				return 0;
 			}
-			return lpfd_user_write(tid, info, size, &a, asize);
+			return lpfd_user_write(id, info, size, &a, asize);
 		}
 	}
 	r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
 	return r < 0 ? newest_errno(pidfd, r) : 0;
 }
 
+/* A sentinel opens a pidfd by the id it asks, which the copies reuse. */
 static int get_info_native(const struct lpfd_route *t,
 			   struct libpidfd_info *info, size_t size, bool own)
 {
+	pid_t id;
 	int fd, err;
 
 	if (!lpfd_route_is_self(t))
-		return get_info_native_fd(t->fd, info, size, own);
-	fd = lpfd_route_open_self(t);
+		return get_info_native_fd(t->fd, 0, info, size, own);
+	id = lpfd_route_self_id(t);
+	fd = lpfd_route_open_self_as(t, id);
 	if (fd < 0)
 		return fd;
-	err = get_info_native_fd(fd, info, size, own);
+	err = get_info_native_fd(fd, id, info, size, own);
 	lpfd_sys_close(fd);
 	return err;
 }

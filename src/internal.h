@@ -135,6 +135,8 @@ static inline bool lpfd_route_is_self(const struct lpfd_route *t)
 pid_t lpfd_route_self_id(const struct lpfd_route *t);
 /* Open a real pidfd (close-on-exec) for a self route. */
 int lpfd_route_open_self(const struct lpfd_route *t);
+/* The same, by the id lpfd_route_self_id() gave. */
+int lpfd_route_open_self_as(const struct lpfd_route *t, pid_t id);
 
 struct lpfd_fdinfo;
 /*
@@ -149,7 +151,8 @@ int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi);
  * (process_vm_readv() on oneself, a pipe where a filter refuses it), each
  * once: -EFAULT where the kernel would fault, never a crash, even when
  * another thread unmaps it meanwhile. tid is the calling thread's,
- * gettid(): not getpid(), whose leader may be gone (see src/user.c).
+ * gettid(), or getpid() where the call holds it: a leader that is gone
+ * makes that copy -ESRCH, and the caller asks again by gettid().
  */
 /* The n bytes at src (the caller's) into dst (the library's stack). */
 int lpfd_user_read(pid_t tid, void *dst, const void *src, size_t n);

@@ -66,12 +66,19 @@ pid_t lpfd_route_self_id(const struct lpfd_route *t)
 	return lpfd_sys_getpid();
 }
 
-/* A pidfd for ourselves; the thread one needs PIDFD_THREAD (6.9). */
+/*
+ * A pidfd for ourselves, by the id lpfd_route_self_id() gave; the thread
+ * one needs PIDFD_THREAD (6.9).
+ */
+int lpfd_route_open_self_as(const struct lpfd_route *t, pid_t id)
+{
+	return lpfd_sys_pidfd_open(id, t->kind == LPFD_ROUTE_SELF_THREAD ?
+						PIDFD_THREAD : 0);
+}
+
 int lpfd_route_open_self(const struct lpfd_route *t)
 {
-	if (t->kind == LPFD_ROUTE_SELF_THREAD)
-		return lpfd_sys_pidfd_open(lpfd_sys_gettid(), PIDFD_THREAD);
-	return lpfd_sys_pidfd_open(lpfd_sys_getpid(), 0);
+	return lpfd_route_open_self_as(t, lpfd_route_self_id(t));
 }
 
 /*

@@ -9,10 +9,11 @@
  * A copy is process_vm_readv() on the calling thread's own id: its "local"
  * side (written) and "remote" side (read) are both this process's memory,
  * so it is a memcpy that the kernel makes, checking both sides as it goes.
- * The thread's id, not the process's: process_vm_readv() finds a task by
- * either, and the process's id names its leader, which can have exited
- * (pthread_exit()) while other threads run; it has no memory then, and
- * every copy would be ESRCH. The id is asked on each call: a cached one
+ * The thread's id, or the process's where the caller holds it already:
+ * process_vm_readv() finds a task by either, but the process's id names
+ * its leader, which can have exited (pthread_exit()) while other threads
+ * run; it has no memory then, and the copy is ESRCH, passed on so that the
+ * caller asks for the thread's id. The id is asked on each call: a cached one
  * cannot be told stale without a system call (a vfork() child shares the
  * cache, the stack and the thread pointer with its parent, which may exec
  * or be reaped meanwhile), and a stale one names another process's memory.
@@ -58,7 +59,11 @@ static size_t iov_total(const struct iovec *v, int n)
 	return t;
 }
 
-/* -1: refused, use the pipe; else 0 or -EFAULT. */
+/*
+ * -1: refused, use the pipe; -ESRCH: tid names no task with memory (a
+ * process id whose leader has exited: the caller asks again by the
+ * thread's); else 0 or -EFAULT.
+ */
 static int copy_vm_to(pid_t tid, const struct iovec *dst, int ndst,
 		      const struct iovec *src, int nsrc)
 {
@@ -71,6 +76,8 @@ static int copy_vm_to(pid_t tid, const struct iovec *dst, int ndst,
 		__atomic_store_n(&vm_refused, 1, __ATOMIC_RELAXED);
 		return -1;
 	}
+	if (n == -ESRCH)
+		return -ESRCH;
 	return -EFAULT; /* a short copy, or EFAULT itself */
 }
 

@@ -379,8 +379,9 @@ TEST(memory_unmapped_during_the_call_is_efault_through_a_pipe)
 
 /* ------------------------------------------------------------------------
  * After the leader is gone (pthread_exit()): the process's id then names a
- * task without memory, and a copy through it would be ESRCH, hence EFAULT
- * for memory that is there. Each call copies on the calling thread's id.
+ * task without memory, and a copy through it is ESRCH. Each call copies
+ * on the calling thread's id, or on the process's where it has it
+ * already and then again on the thread's.
  */
 struct orphan {
 	int child; /* a pidfd of another process */
@@ -416,6 +417,13 @@ static int orphan_calls(struct orphan *o)
 	    info.pid != (uint32_t)gettid() ||
 	    !(info.mask & PIDFD_INFO_SUPPORTED_MASK))
 		return 2;
+	/* Natively, the route's pid serves the copy until it is ESRCH. */
+	memset(&info, 0, sizeof(info));
+	info.mask = PIDFD_INFO_PID | PIDFD_INFO_SUPPORTED_MASK;
+	if (libpidfd_get_info(PIDFD_SELF_PROCESS, &info, sizeof(info)) != 0 ||
+	    info.pid != (uint32_t)getpid() || info.tgid != (uint32_t)getpid() ||
+	    !(info.mask & PIDFD_INFO_SUPPORTED_MASK))
+		return 7;
 	if (libpidfd_process_madvise(PIDFD_SELF, &iov, 1, MADV_COLD, 0) != PAGE)
 		return 3;
 	memset(&si, 0, sizeof(si));

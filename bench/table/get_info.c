@@ -41,6 +41,7 @@ static const uint64_t cg_mask[2] = { 0, PIDFD_INFO_CGROUPID };
 int r_ioctl[T_COUNT][2], r_native[T_COUNT][2], r_emul[T_COUNT][2];
 static int r_checked[T_COUNT][2]; /* ioctl + the request read, before 7.1 */
 int r_snative[2], r_semul[2];
+static int r_pnative = -1; /* native get_info on PIDFD_SELF_PROCESS */
 static int r_floor_info[T_COUNT][2], r_sound[T_COUNT][2];
 static int r_sound_checked[T_COUNT][2], r_sound_merged[T_COUNT][2];
 
@@ -116,6 +117,34 @@ void add_get_info_rows(void)
 		r_semul[cg] = add("get_info", l, op_get_info, T_SELF,
 				  cg_mask[cg], P_EMULATED, PIDFD_SELF);
 	}
+	if (g_have_ioctl)
+		r_pnative = add("get_info", "get_info native PIDFD_SELF_PROCESS",
+				op_get_info, T_SELF, 0, P_NATIVE,
+				PIDFD_SELF_PROCESS);
+}
+
+/*
+ * A sentinel costs the pidfd it opens and closes, by the id the route
+ * asks (gettid, getpid), which the request's copy reuses: two system
+ * calls over the ioctl with its request read, three over the bare ioctl.
+ */
+static void print_native_self_targets(void)
+{
+	const int *base = g_request_checked ? r_checked[T_SELF] : r_ioctl[T_SELF];
+	int more = g_request_checked ? 2 : 3;
+	char w[128];
+
+	for (int cg = 0; cg < 2; cg++) {
+		snprintf(w, sizeof(w),
+			 "native get_info PIDFD_SELF%s: system calls <= %s's + %d",
+			 cg_name[cg], g_request_checked ? "ioctl+read" : "ioctl",
+			 more);
+		target_calls_plus(w, r_snative[cg], base[cg], more);
+	}
+	snprintf(w, sizeof(w),
+		 "native get_info PIDFD_SELF_PROCESS: system calls <= %s's + %d",
+		 g_request_checked ? "ioctl+read" : "ioctl", more);
+	target_calls_plus(w, r_pnative, base[0], more);
 }
 
 static double g_paired[T_COUNT][2];
@@ -154,6 +183,7 @@ void print_native_targets(void)
 				 target_name[t], cg_name[cg]);
 			target(w, r_native[t][cg], r_ioctl[t][cg], 1.05);
 		}
+	print_native_self_targets();
 }
 
 /*
