@@ -136,6 +136,41 @@ static int newest_errno(int pidfd, int err)
 }
 
 /*
+ * The low word of the last request read natively: callers mostly ask the
+ * same each time. Every bit a kernel knows lies in that word. A hint only:
+ * it chooses how the request is learnt, never what the answer is.
+ */
+static uint32_t request_hint;
+
+static const uint32_t *request_low_word(const struct libpidfd_info *info)
+{
+	return (const uint32_t *)(const void *)&info->mask +
+	       (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+/*
+ * Whether the caller's request is surely one the kernel answers whole in
+ * the caller's struct, without copying it: the hint, where the hint does
+ * not ask for PIDFD_INFO_SUPPORTED_MASK, as the kernel compares it
+ * (lpfd_sys_futex_compare(): a read, no write, no sleep, one system call
+ * where the copy costs two); or a struct that cannot be read, which the ioctl
+ * answers EFAULT after its own checks of the fd. The ioctl then reads the
+ * request once more: a request changed in between by another thread is
+ * answered as the kernel would have answered it then, less the bit the
+ * kernel does not know, as where the request is copied.
+ */
+static bool request_is_the_kernels(const struct libpidfd_info *info)
+{
+	uint32_t hint = __atomic_load_n(&request_hint, __ATOMIC_RELAXED);
+	int r;
+
+	if (hint & PIDFD_INFO_SUPPORTED_MASK)
+		return false;
+	r = lpfd_sys_futex_compare(request_low_word(info), hint);
+	return r == 0 || r == -EFAULT;
+}
+
+/*
  * The request, read into req where the struct is the caller's. *id names
  * the copy (src/user.c): 0 asks for the thread's id; a route's pid serves
  * until its leader has exited, which the copy tells (ESRCH), and the
@@ -148,10 +183,13 @@ static int read_request(pid_t *id, const struct libpidfd_info *info,
 
 	if (*id)
 		r = lpfd_user_read(*id, req, info, sizeof(*req));
-	if (r != -ESRCH)
-		return r;
-	*id = lpfd_sys_gettid();
-	return lpfd_user_read(*id, req, info, sizeof(*req));
+	if (r == -ESRCH) {
+		*id = lpfd_sys_gettid();
+		r = lpfd_user_read(*id, req, info, sizeof(*req));
+	}
+	if (r == 0)
+		__atomic_store_n(&request_hint, (uint32_t)*req, __ATOMIC_RELAXED);
+	return r;
 }
 
 /*
@@ -160,8 +198,9 @@ static int read_request(pid_t *id, const struct libpidfd_info *info,
  * overwrites the mask without PIDFD_INFO_SUPPORTED_MASK, or has
  * supported_mask elsewhere: where the caller asked for it, the answer is
  * made on the stack, brought to the newest layout and written once. The
- * request is read first, where it can be (an unreadable one is the ioctl's
- * EFAULT, after the kernel's own checks of the fd). own: the struct is the
+ * request is read first, where it can be and is not known to be the
+ * hint's (an unreadable one is the ioctl's EFAULT, after the kernel's own
+ * checks of the fd). own: the struct is the
  * library's, on its stack, and its request is read as it stands. id: as
  * for read_request().
  */
@@ -175,7 +214,8 @@ static int get_info_native_fd(int pidfd, pid_t id, struct libpidfd_info *info,
 	int r;
 
 	lpfd_kernel_info(&k);
-	if (k.size < PIDFD_INFO_SIZE_VER3) {
+	if (k.size < PIDFD_INFO_SIZE_VER3 &&
+	    (own || !request_is_the_kernels(info))) {
 		if (own)
 			req = info->mask;
 		if ((own || read_request(&id, info, &req) == 0) &&

@@ -299,6 +299,58 @@ TEST(emulated_answers_alike_whatever_the_call_before)
 	util_kill_reap(child);
 }
 
+/*
+ * Before 7.1 the native path learns whether a request asks for
+ * PIDFD_INFO_SUPPORTED_MASK from the kernel's compare with the last
+ * request read, or else by copying it (src/get_info.c): whatever the call
+ * before asked, and wherever the struct lies (off 4-alignment the compare
+ * refuses), the answer is the same, byte for byte, and carries the bit
+ * and the mask exactly where asked. On every path: where the kernel has no
+ * PIDFD_GET_INFO the same holds of the emulation.
+ */
+static void answer_at(int fd, size_t off, uint64_t req, struct pidfd_info *out)
+{
+	static unsigned char buf[sizeof(*out) + 8] __attribute__((aligned(8)));
+	void *at = buf + off;
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(at, &req, sizeof(req));
+	ASSERT_EQ(libpidfd_get_info(fd, at, sizeof(*out)), 0);
+	memcpy(out, at, sizeof(*out));
+}
+
+TEST(native_answers_alike_whatever_the_call_before)
+{
+	static const uint64_t reqs[] = {
+		0, PIDFD_INFO_PID, PIDFD_INFO_SUPPORTED_MASK,
+		PIDFD_INFO_CGROUPID | PIDFD_INFO_SUPPORTED_MASK,
+		~(uint64_t)PIDFD_INFO_SUPPORTED_MASK, ~0ULL,
+	};
+	static const size_t offs[] = { 0, 4, 1 };
+	struct pidfd_info want[lpfd_array_size(reqs)], got;
+	int fd;
+
+	util_spawn(NULL, NULL, &fd);
+	util_set_path(false);
+	for (size_t q = 0; q < lpfd_array_size(reqs); q++) {
+		answer_at(fd, 0, reqs[q], &want[q]);
+		answer_at(fd, 0, reqs[q], &got); /* the hint is this request */
+		ASSERT_TRUE(memcmp(&got, &want[q], sizeof(got)) == 0);
+		ASSERT_EQ(!!(got.mask & PIDFD_INFO_SUPPORTED_MASK),
+			  !!(reqs[q] & PIDFD_INFO_SUPPORTED_MASK));
+		ASSERT_EQ(!!(got.supported_mask & PIDFD_INFO_PID),
+			  !!(reqs[q] & PIDFD_INFO_SUPPORTED_MASK));
+	}
+	for (size_t o = 0; o < lpfd_array_size(offs); o++)
+		for (size_t p = 0; p < lpfd_array_size(reqs); p++)
+			for (size_t q = 0; q < lpfd_array_size(reqs); q++) {
+				answer_at(fd, offs[o], reqs[p], &got);
+				answer_at(fd, offs[o], reqs[q], &got);
+				ASSERT_TRUE(memcmp(&got, &want[q], sizeof(got)) == 0);
+			}
+	util_kill_reap(fd);
+}
+
 /* ids that differ in every slot: real, effective, saved, filesystem */
 static void become_odd_creds(void *arg)
 {
