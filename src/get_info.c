@@ -142,10 +142,14 @@ static int newest_errno(int pidfd, int err)
  */
 static uint32_t request_hint;
 
-static const uint32_t *request_low_word(const struct libpidfd_info *info)
+/*
+ * Its address, reckoned without touching the struct: a caller's pointer
+ * may be misaligned (the compare refuses it then) or bad (EFAULT).
+ */
+static const void *request_low_word(const struct libpidfd_info *info)
 {
-	return (const uint32_t *)(const void *)&info->mask +
-	       (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	return (const char *)info + offsetof(struct libpidfd_info, mask) +
+	       (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 4 : 0);
 }
 
 /*

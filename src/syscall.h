@@ -178,7 +178,7 @@ static inline int lpfd_sys_waitid(int idtype, int id, siginfo_t *info,
  * must be 4-aligned (-EINVAL). The second word, whose waiters would be
  * moved to, is only named, never read.
  */
-static inline int lpfd_sys_futex_compare(const uint32_t *word, uint32_t val)
+static inline int lpfd_sys_futex_compare(const void *word, uint32_t val)
 {
 #ifdef __NR_futex
 	static uint32_t none;
