@@ -231,8 +231,7 @@ int cmd_features(int argc, char **argv)
 	if (libpidfd_features(&f, sizeof(f)) < 0) {
 		int err = errno;
 
-		fprintf(stderr, "pidfd: cannot query features: %s\n",
-			strerror(err));
+		warn_escaped("cannot query features: %s", strerror(err));
 		return exit_status_of(err);
 	}
 	if (json == 'J')

@@ -396,12 +396,21 @@ static const struct option kill_opts[] = {
 	OPTIONS_COMMON_END,
 };
 
+/* A signal that is none: a number out of range, or an unknown name. */
+static void __attribute__((noreturn)) unknown_signal(const char *s)
+{
+	if (*s >= '0' && *s <= '9' && !s[strspn(s, "0123456789")])
+		usage_error("kill: unknown signal %s: signals are numbered 0 to "
+			    "%d ('pidfd kill -l' lists them)", s, SIGRTMAX);
+	usage_error("kill: unknown signal '%s' ('pidfd kill -l' lists them)", s);
+}
+
 static int parse_signal(const char *s)
 {
 	int sig = signal_parse(s);
 
 	if (sig < 0)
-		usage_error("kill: unknown signal '%s'", s);
+		unknown_signal(s);
 	return sig;
 }
 
@@ -456,6 +465,11 @@ static void add_follow_up(struct kill_opts *k, int argc, char **argv,
 	k->follow = realloc(k->follow, sizeof(*k->follow) * (size_t)(k->nfollow + 1));
 	if (!k->follow)
 		abort();
+	/* "--timeout 1000 4242": the signal forgotten, a process taken for it. */
+	if (signal_parse(word) < 0)
+		usage_error("kill: --timeout %d: '%s' is not a signal; --timeout "
+			    "takes the milliseconds, then the signal to send "
+			    "(--timeout %d KILL)", ms, word, ms);
 	k->follow[k->nfollow++] = (struct follow_up){ ms, parse_signal(word) };
 }
 
@@ -520,8 +534,11 @@ int cmd_kill(int argc, char **argv)
 		argv[1] = argv[0];
 		argc--;
 		argv++;
-	} else if (argc > 1 && looks_like_signal(argv[1])) {
-		usage_error("kill: unknown signal '%s'", argv[1] + 1);
+	} else if (argc > 1 && (looks_like_signal(argv[1]) ||
+				(argv[1][0] == '-' && argv[1][1] >= '0' &&
+				 argv[1][1] <= '9'))) {
+		/* "-99", "-9x", "-NOSUCH": a signal meant, not options. */
+		unknown_signal(argv[1] + 1);
 	}
 	char **before = malloc(sizeof(*before) * (size_t)argc);
 

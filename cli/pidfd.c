@@ -70,6 +70,11 @@ static const struct {
 	{ "open", cmd_open, help_open },
 };
 
+const char *command_name(void)
+{
+	return command;
+}
+
 void try_help(void)
 {
 	fprintf(stderr, "Try 'pidfd%s%s --help' for more information.\n",

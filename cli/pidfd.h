@@ -176,6 +176,8 @@ struct bit_name {
  */
 void common_option(int c, char **argv, const struct option *opts)
 	__attribute__((noreturn));
+/* The command being run ("info"), or NULL before one is named. */
+const char *command_name(void);
 /* "Try 'pidfd [command] --help' for more information." on stderr. */
 void try_help(void);
 

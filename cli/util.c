@@ -30,9 +30,15 @@ static void vwarn_escaped(const char *fmt, va_list ap)
 {
 	char *msg;
 
+	const char *cmd = command_name();
+	size_t n = cmd ? strlen(cmd) : 0;
+
 	if (vasprintf(&msg, fmt, ap) < 0)
 		abort();
+	/* One style: "pidfd: <command>: ...", said once. */
 	fputs("pidfd: ", stderr);
+	if (cmd && (strncmp(msg, cmd, n) != 0 || strncmp(msg + n, ": ", 2) != 0))
+		fprintf(stderr, "%s: ", cmd);
 	fputs_escaped(msg, stderr);
 	free(msg);
 }
@@ -94,8 +100,8 @@ const char *proc_trouble(void)
 static const char *reason(int err, bool opened)
 {
 	if (err == ESRCH)
-		return opened ? "no such process (it has exited)" :
-				"no such process";
+		return opened ? "No such process (it has exited)" :
+				"No such process";
 	if (err == ENOSYS)
 		return proc_trouble() ?: "not supported by this kernel";
 	return strerror(err);
@@ -153,7 +159,7 @@ void warn_open(const char *arg, int err)
 			"not a pidfd" : "not an open file descriptor";
 	if (strncmp(arg, "fd:", 3) != 0 && strchr(arg, ':'))
 		why = err == EOPNOTSUPP ? "PID:INODE needs pidfs (Linux 6.9)" :
-		      err == ESRCH ? "no such process (the PID is free, or "
+		      err == ESRCH ? "No such process (the PID is free, or "
 				     "another process's)" : why;
 	report("cannot open", arg, why);
 }

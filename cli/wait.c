@@ -284,8 +284,8 @@ static void open_all(struct wait_ctx *c, char **args, int *rc)
 		struct waiter *w = &c->w[i];
 
 		if (strcmp(args[i], "self") == 0) {
-			fprintf(stderr, "pidfd: cannot wait for self: a process "
-				"cannot outlive itself\n");
+			warn_escaped("cannot wait for self: a process cannot "
+				     "outlive itself");
 			*rc = EXIT_FAILURE;
 			continue;
 		}
@@ -315,8 +315,8 @@ static void selected_take(struct target *t, void *arg)
 	struct wait_ctx *c = arg;
 
 	if (t->self) {
-		fprintf(stderr, "pidfd: cannot wait for self: a process "
-			"cannot outlive itself\n");
+		warn_escaped("cannot wait for self: a process cannot "
+			     "outlive itself");
 		c->self_named = true;
 		return;
 	}

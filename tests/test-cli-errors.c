@@ -58,11 +58,11 @@ TEST(never_existed_is_no_such_process)
 	struct cli_out o;
 
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "2147483647"), 1);
-	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open process 2147483647: "
-			 "no such process\n"), 0);
+	ASSERT_EQ(strcmp(o.err, "pidfd: info: cannot open process 2147483647: "
+			 "No such process\n"), 0);
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "0", "2147483647"), 1);
-	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open process 2147483647: "
-			 "no such process\n"), 0);
+	ASSERT_EQ(strcmp(o.err, "pidfd: kill: cannot open process 2147483647: "
+			 "No such process\n"), 0);
 }
 
 TEST(fd_not_a_pidfd_says_so)
@@ -71,12 +71,12 @@ TEST(fd_not_a_pidfd_says_so)
 
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "fd:3", NULL },
 			      devnull_fd3, NULL), 1);
-	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open fd:3: not a pidfd\n"), 0);
+	ASSERT_EQ(strcmp(o.err, "pidfd: info: cannot open fd:3: not a pidfd\n"), 0);
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "kill", "fd:3", NULL },
 			      devnull_fd3, NULL), 1);
-	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open fd:3: not a pidfd\n"), 0);
+	ASSERT_EQ(strcmp(o.err, "pidfd: kill: cannot open fd:3: not a pidfd\n"), 0);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "fd:1000"), 1);
-	ASSERT_EQ(strcmp(o.err, "pidfd: cannot open fd:1000: not an open file "
+	ASSERT_EQ(strcmp(o.err, "pidfd: info: cannot open fd:1000: not an open file "
 			 "descriptor\n"), 0);
 }
 
@@ -96,7 +96,7 @@ static void close_above_stderr(char **argv, void *arg)
  */
 TEST(fd_closed_at_startup_is_not_the_tools_own)
 {
-	static const char not_open[] = "pidfd: cannot open fd:3: not an open "
+	static const char not_open[] = ": cannot open fd:3: not an open "
 				       "file descriptor\n";
 	struct cli_out o;
 	char pid[16];
@@ -105,17 +105,19 @@ TEST(fd_closed_at_startup_is_not_the_tools_own)
 	snprintf(pid, sizeof(pid), "%d", util_zombie(0, &fd));
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", pid, "fd:3", NULL },
 			      close_above_stderr, NULL), 1);
-	ASSERT_EQ(strcmp(o.err, not_open), 0);
+	ASSERT_TRUE(strncmp(o.err, "pidfd: wait", 11) == 0);
+	ASSERT_EQ(strcmp(o.err + 11, not_open), 0);
 	/* pid signalled, fd:3 not: kill's partial success. */
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "kill", "-s", "0", pid,
 					      "fd:3", NULL },
 			      close_above_stderr, NULL), 64);
-	ASSERT_EQ(strcmp(o.err, not_open), 0);
+	ASSERT_TRUE(strncmp(o.err, "pidfd: kill", 11) == 0);
+	ASSERT_EQ(strcmp(o.err + 11, not_open), 0);
 	for (int n = 3; n <= 6; n++) {
 		char arg[16], want[80];
 
 		snprintf(arg, sizeof(arg), "fd:%d", n);
-		snprintf(want, sizeof(want), "pidfd: cannot open %s: not an open "
+		snprintf(want, sizeof(want), "pidfd: info: cannot open %s: not an open "
 			 "file descriptor\n", arg);
 		ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", pid, arg,
 						      NULL },
@@ -170,7 +172,7 @@ TEST(proc_of_another_pid_namespace_is_named)
 
 	REQUIRE_PRIVILEGE("creates a pid namespace");
 	expect_info_fails("1", new_pidns,
-			  "pidfd: cannot get information on process 1: "
+			  "pidfd: info: cannot get information on process 1: "
 			  "/proc belongs to another pid namespace");
 	/* Listing every process needs this namespace's /proc, native or not. */
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "info", "--all", NULL },

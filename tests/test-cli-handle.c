@@ -90,8 +90,8 @@ TEST(pid_inode_operands_name_that_process_only)
 	snprintf(wrong, sizeof(wrong), "%d:%llu", pid, inode_of(fd) + 1);
 	/* Another inode at that PID: no such process, nobody signalled. */
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", wrong), pidfs ? 1 : 2);
-	snprintf(err, sizeof(err), "pidfd: cannot open process %s: %s\n", wrong,
-		 pidfs ? "no such process (the PID is free, or another process's)" :
+	snprintf(err, sizeof(err), "pidfd: kill: cannot open process %s: %s\n", wrong,
+		 pidfs ? "No such process (the PID is free, or another process's)" :
 			 "PID:INODE needs pidfs (Linux 6.9)");
 	ASSERT_EQ(strcmp(o.err, err), 0);
 	ASSERT_TRUE(alive(fd));
@@ -126,7 +126,7 @@ static void recycled(void)
 	ASSERT_EQ(util_spawn_gen(&gen, 3333, pid, &newcomer), pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "KILL", handle), pidfs ? 1 : 2);
 	/* Refused for the inode, not taken for a malformed operand. */
-	if (!strstr(o.err, pidfs ? "no such process (the PID is free" :
+	if (!strstr(o.err, pidfs ? "No such process (the PID is free" :
 				   "PID:INODE needs pidfs (Linux 6.9)"))
 		FAIL("%s: %s", handle, o.err);
 	ASSERT_TRUE(alive(newcomer));
@@ -177,5 +177,5 @@ TEST(open_runs_a_command_with_the_pidfd)
 	/* A process that is gone: the command never runs. */
 	util_kill_reap(fd);
 	ASSERT_EQ(CLI(&o, "pidfd", "open", pidstr, "--", "sh", "-c", "exit 7"), 1);
-	ASSERT_TRUE(strstr(o.err, "no such process") != NULL);
+	ASSERT_TRUE(strstr(o.err, "No such process") != NULL);
 }

@@ -197,8 +197,8 @@ TEST(info_ending_of_reaped_process)
 		ASSERT_EQ(r, 1);
 		ASSERT_TRUE(json_valid(o.out));
 		ASSERT_TRUE(strstr(o.out, "\"pid\"") == NULL);
-		ASSERT_TRUE(strstr(o.err, "pidfd: cannot get information on fd:3: "
-				   "no such process") != NULL);
+		ASSERT_TRUE(strstr(o.err, "pidfd: info: cannot get information on "
+				   "fd:3: No such process") != NULL);
 	}
 	close(in.fd);
 }
@@ -272,7 +272,7 @@ TEST(info_missing_process_names_it)
 	ASSERT_TRUE(strstr(line_of(o.out, 0), "PID") != NULL);
 	ASSERT_EQ(line_of(o.out, 2)[0], '\0');
 	ASSERT_TRUE(strstr(o.err, pidstr) != NULL);
-	ASSERT_TRUE(strstr(o.err, "no such process") != NULL);
+	ASSERT_TRUE(strstr(o.err, "No such process") != NULL);
 }
 
 /* The parsers behind COMM, STATE, START and ARGS, on what /proc can say. */

@@ -101,9 +101,9 @@ TEST(kill_missing_process_signals_the_others)
 	snprintf(live, sizeof(live), "%d", pid);
 	/* Partial success, as util-linux's kill has it: 64. */
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "KILL", gone, live), 64);
-	ASSERT_TRUE(strstr(o.err, "pidfd: cannot open process ") != NULL);
+	ASSERT_TRUE(strstr(o.err, "pidfd: kill: cannot open process ") != NULL);
 	ASSERT_TRUE(strstr(o.err, gone) != NULL);
-	ASSERT_TRUE(strstr(o.err, "no such process") != NULL);
+	ASSERT_TRUE(strstr(o.err, "No such process") != NULL);
 	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
 	ASSERT_EQ(si.si_status, SIGKILL);
 	close(fd);
@@ -158,7 +158,7 @@ static void reuse_and_kill(void)
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "kill", "-s", "KILL",
 					      "fd:3", NULL }, pass_fd3, &fd), 1);
 	ASSERT_TRUE(strstr(o.err, "fd:3") != NULL);
-	ASSERT_TRUE(strstr(o.err, "no such process") != NULL);
+	ASSERT_TRUE(strstr(o.err, "No such process") != NULL);
 	ASSERT_EQ(waitpid(reused, &status, WNOHANG), 0);
 	ASSERT_EQ(kill(reused, 0), 0);
 

@@ -191,7 +191,10 @@ TEST(getopt_errors_are_escaped)
 			argv[a] = (char *)cases[i][a];
 		if (!cases[i][3])
 			argv[3] = NULL;
-		snprintf(want, sizeof(want), "pidfd: %s\n%s", cases[i][4],
+		/* Named by its command, once there is one. */
+		snprintf(want, sizeof(want), "pidfd: %s%s%s\n%s",
+			 argv[1][0] == '-' ? "" : argv[1],
+			 argv[1][0] == '-' ? "" : ": ", cases[i][4],
 			 try_line(argv));
 		ASSERT_EQ(cli_run(&o, argv), 1);
 		if (strcmp(o.err, want))
@@ -364,4 +367,32 @@ TEST(list_columns_as_util_linux)
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-H", "-r"), 0);
 	ASSERT_TRUE(strstr(o.out, "\nCOMM <string> command\\x20name\n") != NULL);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-H", "self"), 1);
+}
+
+/* A signal mistyped or forgotten: the message says which, and how. */
+TEST(kill_says_what_was_wrong_with_its_signal)
+{
+	static const char *const cases[][5] = {
+		{ "-99", "1", NULL, NULL,
+		  "kill: unknown signal 99: signals are numbered 0 to " },
+		{ "-9x", "1", NULL, NULL, "kill: unknown signal '9x' ('pidfd kill "
+					  "-l' lists them)" },
+		{ "-s", "NOSUCH", "1", NULL, "kill: unknown signal 'NOSUCH'" },
+		{ "--timeout", "1000", "4242", NULL,
+		  "kill: --timeout 1000: '4242' is not a signal; --timeout takes "
+		  "the milliseconds, then the signal to send (--timeout 1000 KILL)" },
+	};
+
+	for (size_t i = 0; i < UTIL_COUNT(cases); i++) {
+		char *argv[7] = { "pidfd", "kill" }, want[200];
+		struct cli_out o;
+
+		for (int a = 0; a < 4 && cases[i][a]; a++)
+			argv[2 + a] = (char *)cases[i][a];
+		snprintf(want, sizeof(want), "pidfd: %s", cases[i][4]);
+		ASSERT_EQ(cli_run(&o, argv), 1);
+		if (strncmp(o.err, want, strlen(want)) != 0 ||
+		    !strstr(o.err, "Try 'pidfd kill --help'"))
+			FAIL("case %zu: '%s', want '%s'", i, o.err, want);
+	}
 }
