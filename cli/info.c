@@ -737,6 +737,13 @@ static void selected_take(struct target *t, void *arg)
 	one_opened(arg, t, true, -1);
 }
 
+/* info --count: each match counted (by the selection), not shown. */
+static void counted_take(struct target *t, void *arg)
+{
+	(void)arg;
+	target_close(t);
+}
+
 /* Every process that /proc shows, each through a pidfd of its own. */
 static void all(struct info_ctx *x)
 {
@@ -819,6 +826,7 @@ void help_info(void)
 	      "                            (names or IDs, separated by commas;\n"
 	      "                            alone: of all)\n"
 	      HELP_SELECT_OPTIONS
+	      HELP_SELECT_COUNT
 	      HELP_COMMON_OPTIONS
 	      "\n"
 	      "Available fields:\n",
@@ -842,6 +850,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "fields", required_argument, NULL, 'o' },
 	OPTIONS_SELECT,
+	OPTION_SELECT_COUNT,
 	OPTIONS_COMMON_END,
 };
 
@@ -916,21 +925,24 @@ int cmd_info(int argc, char **argv)
 	x.table = (struct table){ .ncols = x.cols.n, .names = names,
 				  .right = right, .trunc = trunc,
 				  .max_width = x.wide ? 0 : terminal_width() };
-	if (x.format == JSON_DOC) {
+	if (x.format == JSON_DOC && !sel.count) {
 		json_doc_begin(stdout);
 		json_array_begin(stdout, "processes", true);
 	}
 	if (sel.active) {
 		static const struct select_ops ops = { selected_take, NULL };
+		static const struct select_ops count = { counted_take, NULL };
 
-		selection_run(&sel, "info", argv + optind, argc - optind, &ops, &x);
+		selection_run(&sel, "info", argv + optind, argc - optind,
+			      sel.count ? &count : &ops, &x);
+		x.shown += sel.count ? sel.matched : 0;
 		fail_status(&x, sel.rc);
 	} else if (every) {
 		all(&x);
 	}
 	for (int a = optind; a < argc && !sel.active; a++)
 		one(&x, argv[a], false);
-	if (x.format == JSON_DOC) {
+	if (x.format == JSON_DOC && !sel.count) {
 		json_array_end(stdout);
 		json_doc_end(stdout);
 	}

@@ -366,6 +366,7 @@ void help_kill(void)
 	      " -L, --table              list the signal numbers and names in a\n"
 	      "                            table\n"
 	      HELP_SELECT_OPTIONS
+	      HELP_SELECT_COUNT
 	      HELP_COMMON_OPTIONS
 	      "\n"
 	      "Exit status: 0 success, 1 failure (or nothing matched), 2 not\n"
@@ -393,6 +394,7 @@ static const struct option kill_opts[] = {
 	{ "list", no_argument, NULL, 'l' },
 	{ "table", no_argument, NULL, 'L' },
 	OPTIONS_SELECT,
+	OPTION_SELECT_COUNT,
 	OPTIONS_COMMON_END,
 };
 

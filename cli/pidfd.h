@@ -205,7 +205,33 @@ void help_open(void);
 	" -f, --full               the pattern matches the whole command\n"   \
 	"                            line\n"                                   \
 	" -x, --exact              the pattern matches the whole name or\n"   \
-	"                            command line\n"
+	"                            command line\n"                         \
+	" -i, --ignore-case        the pattern matches in any case\n"        \
+	" -P, --parent <pids>      only children of these processes\n"       \
+	" -F, --pidfile <file>     only the process this pidfile names,\n"   \
+	"                            checked again once its pidfd is open\n" \
+	"     --logpidfile         only if that process holds the pidfile\n" \
+	"                            locked\n"                                \
+	" -U, --uid <users>        only processes of these real users\n"     \
+	" -G, --group <groups>     only processes of these real groups\n"    \
+	" -g, --pgroup <pgids>     only processes of these process groups\n" \
+	"                            (0: pidfd's own)\n"                      \
+	"     --session <sids>     only processes of these sessions (0:\n"   \
+	"                            pidfd's own)\n"                          \
+	"     --terminal <ttys>    only processes of these terminals (pts/1)\n" \
+	"     --runstates <states> only processes in these states (D,R,S)\n" \
+	" -v, --inverse            every process the rest does not select\n" \
+	" -A, --ignore-ancestors   never pidfd's own ancestors\n"            \
+	"     --newest             only the newest process selected\n"       \
+	"     --oldest             only the oldest process selected\n"       \
+	"     --cgroup <paths>     only processes of these cgroups (v2)\n"   \
+	"     --ns <pid>           only processes in the namespaces of <pid>\n" \
+	"     --nslist <types>     the namespaces compared: ipc,mnt,\n" \
+	"                            net,pid,user,uts,cgroup,time (all)\n"
+/* info and kill: --count. */
+#define HELP_SELECT_COUNT                                                   \
+	"     --count              print how many processes were selected\n" \
+	"                            (info: instead of them)\n"
 #define HELP_END "\nFor more details see pidfd(1).\n"
 /* The info fields and what each means, for --help. */
 void info_list_fields(FILE *f);
@@ -257,23 +283,76 @@ bool procdir_cgroup(const struct procdir *d, const uint64_t *id, char *out,
 bool procfs_link(int pidfd, const char *name, char *out, size_t size);
 
 /*
- * Selection by name, as pgrep(1) (cli/select.c): --name PATTERN (an
- * extended regular expression, matched against the command name), --full
- * (against the arguments), --exact (the whole of it). Each process found
- * is opened and its name checked again through its pidfd before any
- * command acts on it.
+ * Selection, as pgrep(1) selects (cli/select.c): by name (--name PATTERN,
+ * an extended regular expression matched against the command name;
+ * --full against the arguments; --exact the whole of it), by parent,
+ * ids, process group, session, terminal, state, cgroup, namespaces, or a
+ * pidfile. Each process found is opened and checked again through its
+ * pidfd before any command acts on it.
  */
 #include <regex.h>
-#define OPTIONS_SELECT                                   \
-	{ "name", required_argument, NULL, 'N' },        \
-	{ "full", no_argument, NULL, 'f' },              \
-	{ "exact", no_argument, NULL, 'x' }
-#define SHORT_SELECT "N:fx"
+/* The long-only selection options, clear of every command's own values. */
+enum {
+	SEL_LOGPIDFILE = 0x300,
+	SEL_SESSION,
+	SEL_TERMINAL,
+	SEL_RUNSTATES,
+	SEL_NEWEST,
+	SEL_OLDEST,
+	SEL_COUNT,
+	SEL_CGROUP,
+	SEL_NS,
+	SEL_NSLIST,
+};
+#define OPTIONS_SELECT                                             \
+	{ "name", required_argument, NULL, 'N' },                  \
+	{ "full", no_argument, NULL, 'f' },                        \
+	{ "exact", no_argument, NULL, 'x' },                       \
+	{ "ignore-case", no_argument, NULL, 'i' },                 \
+	{ "parent", required_argument, NULL, 'P' },                \
+	{ "pidfile", required_argument, NULL, 'F' },               \
+	{ "logpidfile", no_argument, NULL, SEL_LOGPIDFILE },       \
+	{ "uid", required_argument, NULL, 'U' },                   \
+	{ "group", required_argument, NULL, 'G' },                 \
+	{ "pgroup", required_argument, NULL, 'g' },                \
+	{ "session", required_argument, NULL, SEL_SESSION },       \
+	{ "terminal", required_argument, NULL, SEL_TERMINAL },     \
+	{ "runstates", required_argument, NULL, SEL_RUNSTATES },   \
+	{ "inverse", no_argument, NULL, 'v' },                     \
+	{ "ignore-ancestors", no_argument, NULL, 'A' },            \
+	{ "newest", no_argument, NULL, SEL_NEWEST },               \
+	{ "oldest", no_argument, NULL, SEL_OLDEST },               \
+	{ "cgroup", required_argument, NULL, SEL_CGROUP },         \
+	{ "ns", required_argument, NULL, SEL_NS },                 \
+	{ "nslist", required_argument, NULL, SEL_NSLIST }
+/* --count: info and kill (wait has a --count of its own). */
+#define OPTION_SELECT_COUNT { "count", no_argument, NULL, SEL_COUNT }
+#define SHORT_SELECT "N:fxiP:F:U:G:g:vA"
+
+/* A comma list of numbers (pids, ids, terminals' device numbers). */
+struct id_list {
+	long long *v;
+	size_t n;
+};
 
 struct selection {
 	const char *pattern;
-	bool full, exact, active;
+	bool full, exact, icase, inverse, no_ancestors, newest, oldest;
+	bool count, logpidfile;
+	bool active;   /* some criterion given */
+	bool compiled; /* re holds the pattern */
 	regex_t re;
+	struct id_list parents, uids, gids, pgroups, sessions, ttys, ancestors;
+	const char *runstates, *pidfile;
+	char **cgroups;
+	size_t ncgroups;
+	pid_t ns_pid;
+	unsigned int nslist;      /* bits of the namespace types compared */
+	unsigned long long ns[8]; /* ns_pid's namespace inodes */
+	/* --newest, --oldest: the one kept so far, and its start time. */
+	struct target best;
+	unsigned long long best_start;
+	bool have_best;
 	size_t matched; /* processes handed on */
 	int rc;         /* EXIT_SUCCESS, or the status of a failure seen */
 	char **texts;   /* the pids handed on, as text (each target's arg) */

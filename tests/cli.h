@@ -66,7 +66,8 @@ static inline void cli_drain(int out, int err, struct cli_out *o)
 }
 
 /*
- * Start argv (argv[0] relative to the build directory), with pre() called
+ * Start argv (argv[0] relative to the build directory, unless absolute),
+ * with pre() called
  * in the child just before exec (it may start processes that the program
  * inherits as children, and fill in argv). Its pid; the read ends of its
  * stdout and stderr in *out and *err.
@@ -76,7 +77,8 @@ static inline pid_t cli_start(char **argv,
 			      int *out, int *err)
 {
 	int o[2], e[2];
-	const char *prog = cli_path(argv[0]);
+	/* An absolute path is another program's: procps's pgrep. */
+	const char *prog = argv[0][0] == '/' ? argv[0] : cli_path(argv[0]);
 	pid_t pid;
 
 	ASSERT_EQ(pipe2(o, O_CLOEXEC), 0);
@@ -397,6 +399,38 @@ static inline const char *line_of(const char *text, int n)
 		line[e - text] = '\0';
 	}
 	return line;
+}
+
+/* ------------------------------------------------------------------------
+ * Children that the tool selects and signals.
+ */
+
+/* A child's signals as a fresh program's: none ignored, none blocked. */
+static inline void cli_default_signals(void)
+{
+	sigset_t none;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Whether a child still runs (its pidfd polls unreadable: not exited). */
+static inline bool cli_alive(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
+/* How a child ended, once it has (reaped): the signal that killed it, or -1. */
+static inline int cli_killed_by(int fd)
+{
+	siginfo_t si;
+
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	return si.si_code == CLD_KILLED ? si.si_status : -1;
 }
 
 #endif

@@ -47,6 +47,7 @@ test-cli-docs:completion_after_all_offers_no_process	runs the bash completion sc
 test-cli-docs:completion_of_user_lists	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-select:info_selects_by_full_arguments_as_pgrep	runs /bin/sleep under another argv[0], which the guest's sleep (busybox, an applet chosen by argv[0]) refuses
 test-cli-docs:manual_json_shapes_keep_their_quotes	renders pidfd.1 with groff, which the guest has not
+test-cli-pgrep	compares the tool with procps's pgrep, which the guest (busybox) has not
 "
 
 reason() { # binary[:test]

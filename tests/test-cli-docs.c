@@ -98,8 +98,8 @@ static int help_entries(const char *help, char entries[][512], int max)
 /* Whether the help of cmd lists --name among its options. */
 static bool help_has(const char *cmd, const char *name)
 {
-	char *help = help_of(cmd), entries[32][512];
-	int n = help_entries(help, entries, 32);
+	char *help = help_of(cmd), entries[64][512];
+	int n = help_entries(help, entries, 64);
 	bool found = false;
 
 	for (int i = 0; i < n && !found; i++)
@@ -180,12 +180,12 @@ static bool man_gives(const struct man_option *mo, int nm, const char *name,
 TEST(every_help_option_is_in_the_manual)
 {
 	char *man = util_read_text("man/pidfd.1");
-	struct man_option mo[48];
-	int nm = man_options(man, mo, 48), total = 0;
+	struct man_option mo[96];
+	int nm = man_options(man, mo, 96), total = 0;
 
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
-		char *help = help_of(commands[c]), entries[32][512];
-		int n = help_entries(help, entries, 32);
+		char *help = help_of(commands[c]), entries[64][512];
+		int n = help_entries(help, entries, 64);
 
 		for (int i = 0; i < n; i++, total++) {
 			const char *e = entries[i];
@@ -224,8 +224,8 @@ TEST(every_manual_option_is_in_help)
 {
 	char *man = util_read_text("man/pidfd.1"), *help = help_of("");
 	const char *end = strstr(strstr(man, "\n.SH OPTIONS"), "\n.SH ");
-	struct man_option mo[48];
-	int nm = man_options(man, mo, 48);
+	struct man_option mo[96];
+	int nm = man_options(man, mo, 96);
 	size_t all = 0;
 
 	ASSERT_TRUE(nm >= 12);
@@ -376,8 +376,8 @@ static bool has_line(const char *text, const char *line)
 TEST(completion_agrees_with_help)
 {
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
-		char *help = help_of(commands[c]), entries[32][512];
-		int n = help_entries(help, entries, 32), want = 0, lines = 0;
+		char *help = help_of(commands[c]), entries[64][512];
+		int n = help_entries(help, entries, 64), want = 0, lines = 0;
 		char words[64], *got;
 
 		snprintf(words, sizeof(words), "pidfd %s --", commands[c]);

@@ -25,19 +25,9 @@
 			FAIL("got '%s', want '%s'", (got), (want));           \
 	} while (0)
 
-static void default_signals(void)
-{
-	sigset_t none;
-
-	for (int sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
 static void name_child(void *name)
 {
-	default_signals();
+	cli_default_signals();
 	prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
 
@@ -54,7 +44,7 @@ static pid_t with_args(const char *argv0, int *fd, char text[16])
 
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		default_signals();
+		cli_default_signals();
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		execv("/bin/sleep", (char *[]){ (char *)argv0, "3600", NULL });
 		_exit(127);
@@ -65,22 +55,13 @@ static pid_t with_args(const char *argv0, int *fd, char text[16])
 	return pid;
 }
 
-/* Whether a child is still alive (not signalled, not exited). */
-static bool alive(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return poll(&p, 1, 0) == 0;
-}
-
-/* How a child ended: the signal that killed it, or -1. */
+/* How a child ended (reaped, closed): the signal that killed it, or -1. */
 static int killed_by(int fd)
 {
-	siginfo_t si;
+	int sig = cli_killed_by(fd);
 
-	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
 	close(fd);
-	return si.si_code == CLD_KILLED ? si.si_status : -1;
+	return sig;
 }
 
 /* The pids a JSON-lines info printed, in order, as "a b c". */
@@ -190,11 +171,11 @@ static void kill_and_wait_by_name(void)
 	ASSERT_STR_EQ(o.err, "");
 	ASSERT_EQ(killed_by(fa1), SIGKILL);
 	ASSERT_EQ(killed_by(fa2), SIGKILL);
-	ASSERT_TRUE(alive(fb));
+	ASSERT_TRUE(cli_alive(fb));
 	/* Nothing matched: 1, as pkill, and nobody signalled. */
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-x", "-N", "bystande"), 1);
 	ASSERT_STR_EQ(o.err, "");
-	ASSERT_TRUE(alive(fb));
+	ASSERT_TRUE(cli_alive(fb));
 	util_kill_reap(fb);
 }
 
@@ -253,7 +234,7 @@ static void reuse_under_kill(void)
 	ASSERT_TRUE(strcmp(comm, "old-owner") != 0);
 	/* Nothing matched once checked through the pidfd: nobody signalled. */
 	ASSERT_STR_EQ(o.err, "");
-	ASSERT_TRUE(alive(ctx.newcomer_fd));
+	ASSERT_TRUE(cli_alive(ctx.newcomer_fd));
 	ASSERT_EQ(syscall(SYS_pidfd_send_signal, ctx.newcomer_fd, 0, NULL, 0), 0);
 	util_kill_reap_keep_fd(ctx.newcomer_fd);
 }
