@@ -948,6 +948,13 @@ int cmd_info(int argc, char **argv)
 	}
 	if (x.format == TABLE && x.table.nrows)
 		table_print(stdout, &x.table, x.headings, x.raw);
+	/* As pgrep: fields that /proc gives, left unknown, are said to be. */
+	if (x.shown && (x.cols.need & (NEED_FILES | NEED_EXE | NEED_CWD)) &&
+	    proc_trouble()) {
+		warn_escaped("info: %s; what it tells is shown as unknown",
+			     proc_trouble());
+		fail_status(&x, EXIT_FAILURE);
+	}
 	table_free(&x.table);
 	/* As ps and pgrep: a filter that matched nothing is a failure. */
 	if ((x.by_user || sel.active) && !x.shown && x.rc == EXIT_SUCCESS)

@@ -198,6 +198,32 @@ static void no_proc(char **argv, void *arg)
 	argv[4] = self;
 }
 
+/* As new_pidns(), on the native path where the kernel has it. */
+static void new_pidns_native(char **argv, void *arg)
+{
+	unsetenv("LIBPIDFD_EMULATE");
+	new_pidns(argv, arg);
+	unsetenv("LIBPIDFD_EMULATE");
+}
+
+/*
+ * "unshare -pf pidfd info 1": what the pidfd tells is shown, and what
+ * /proc would have told is said to be missing, and why, with status 1.
+ */
+TEST(proc_of_another_pid_namespace_fails_the_fields_it_holds)
+{
+	struct cli_out o;
+
+	REQUIRE_PRIVILEGE("creates a pid namespace");
+	cli_run_pre(&o, (char *[]){ "pidfd", "info", "-o", "PID,COMM", "1",
+				    NULL }, new_pidns_native, NULL);
+	ASSERT_EQ(WEXITSTATUS(o.status), 1);
+	/* Where the kernel has no PIDFD_GET_INFO, the PID too needs /proc. */
+	if (!strstr(o.err, "pidfd: info: ") ||
+	    !strstr(o.err, "/proc belongs to another pid namespace"))
+		FAIL("err: %s", o.err);
+}
+
 TEST(proc_not_mounted_is_named)
 {
 	REQUIRE_PRIVILEGE("unmounts /proc in a mount namespace of its own");
