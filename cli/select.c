@@ -224,25 +224,30 @@ static bool ns_inode(int dir, pid_t pid, int pidfd, const char *name,
 static void ns_reference(struct selection *s, const char *cmd)
 {
 	int fd = libpidfd_open(s->ns_pid, 0);
+	bool every = !s->nslist;
 
 	if (fd < 0) {
 		warn_escaped("%s: --ns %d: %s", cmd, (int)s->ns_pid,
 			     strerror(errno));
 		exit(EXIT_FAILURE);
 	}
-	if (!s->nslist)
+	if (every)
 		s->nslist = (1u << ARRAY_SIZE(ns_names)) - 1;
 	for (size_t i = 0; i < ARRAY_SIZE(ns_names); i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "ns/%s", ns_names[i]);
-		if ((s->nslist & (1u << i)) &&
-		    !ns_inode(-1, 0, fd, name, &s->ns[i])) {
-			warn_escaped("%s: --ns %d: cannot read its %s namespace: %s",
-				     cmd, (int)s->ns_pid, ns_names[i],
-				     strerror(errno));
-			exit(EXIT_FAILURE);
+		if (!(s->nslist & (1u << i)) ||
+		    ns_inode(-1, 0, fd, name, &s->ns[i]))
+			continue;
+		/* By default, the namespaces this kernel has (time: 5.6). */
+		if (every && errno == ENOENT) {
+			s->nslist &= ~(1u << i);
+			continue;
 		}
+		warn_escaped("%s: --ns %d: cannot read its %s namespace: %s", cmd,
+			     (int)s->ns_pid, ns_names[i], strerror(errno));
+		exit(EXIT_FAILURE);
 	}
 	close(fd);
 }
