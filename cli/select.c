@@ -624,19 +624,67 @@ static pid_t pidfile_pid(int fd)
 	return (pid_t)v;
 }
 
+/* Whether descriptor name of the process has a lock (its fdinfo says so). */
+static bool fd_has_lock(int pidfd, const char *name)
+{
+	char path[8 + sizeof(((struct dirent *)0)->d_name)], *buf;
+	struct source src = { .root = -1, .pidfd = pidfd };
+	ssize_t n;
+	bool lock;
+
+	snprintf(path, sizeof(path), "fdinfo/%s", name);
+	n = source_read(&src, path, &buf);
+	lock = n > 0 && (strncmp(buf, "lock:", 5) == 0 || strstr(buf, "\nlock:"));
+	free(buf);
+	return lock;
+}
+
+/*
+ * An flock(2) or open file description lock names no pid: the process's
+ * own descriptors, read through its pidfd, must hold the file with a
+ * lock on it ("lock:" in its fdinfo, Linux 4.1).
+ */
+static bool holds_lock(int pidfd, const struct stat *file)
+{
+	int fd = libpidfd_proc_open(pidfd, "fd", O_RDONLY | O_DIRECTORY);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *d;
+	bool held = false;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	while (!held && (d = readdir(dir))) {
+		struct stat st;
+
+		held = d->d_name[0] != '.' &&
+		       fstatat(dirfd(dir), d->d_name, &st, 0) == 0 &&
+		       st.st_dev == file->st_dev && st.st_ino == file->st_ino &&
+		       fd_has_lock(pidfd, d->d_name);
+	}
+	closedir(dir);
+	return held;
+}
+
 /*
  * Whether the process holds a lock on the pidfile: F_GETLK names the
  * holder of a conflicting lock (fcntl and lockf locks) by its pid in our
- * namespace. Read after the pidfd was opened, and followed by a check
- * that the pidfd's process still has that pid, it can only be that
- * process: a pid names one live process at a time.
+ * namespace; other locks are looked for among its descriptors. Read after
+ * the pidfd was opened, and followed by a check that the pidfd's process
+ * still has that pid, it can only be that process: a pid names one live
+ * process at a time.
  */
-static bool locked_by(int fd, pid_t pid)
+static bool locked_by(int fd, pid_t pid, int pidfd)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct stat st;
 
-	return fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK &&
-	       fl.l_pid == pid;
+	if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK &&
+	    fl.l_pid == pid)
+		return true;
+	return fstat(fd, &st) == 0 && holds_lock(pidfd, &st);
 }
 
 /*
@@ -668,7 +716,7 @@ static void from_pidfile(struct selection *s, const char *cmd,
 	if (!why && ((again = open(s->pidfile, O_RDONLY | O_CLOEXEC)) < 0 ||
 		     pidfile_pid(again) != pid))
 		why = "changed while read";
-	if (!why && s->logpidfile && !locked_by(again, pid))
+	if (!why && s->logpidfile && !locked_by(again, pid, t.fd))
 		why = "not locked by the process it names";
 	if (!why && libpidfd_getpid(t.fd) != pid)
 		why = "names no running process";

@@ -13,6 +13,7 @@
 #include <libpidfd.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -379,7 +380,10 @@ static void pidfile_name(void)
 	close(fd);
 }
 
-/* A daemon: writes its pid to the pidfile and holds it locked. */
+/*
+ * A daemon: writes its pid to the pidfile and holds it locked, by fcntl
+ * (a lock that names its holder), or with arg by flock (one that does not).
+ */
 static void daemon_main(void *arg)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
@@ -387,14 +391,13 @@ static void daemon_main(void *arg)
 	int fd = open(pidfile, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int n = snprintf(text, sizeof(text), "%d\n", (int)getpid());
 
-	(void)arg;
 	set_name("sel-daemon");
 	if (fd < 0 || write(fd, text, (size_t)n) != n ||
-	    fcntl(fd, F_SETLK, &fl) < 0)
+	    (arg ? flock(fd, LOCK_EX) : fcntl(fd, F_SETLK, &fl)) < 0)
 		_exit(94);
 }
 
-static void pidfile_checks(void)
+static void pidfile_reuse(bool by_flock)
 {
 	struct util_gen gen;
 	struct cli_out o, p;
@@ -402,7 +405,7 @@ static void pidfile_checks(void)
 	int fd, newcomer;
 
 	pidfile_name();
-	util_spawn_text(daemon_main, NULL, &fd, pid);
+	util_spawn_text(daemon_main, by_flock ? "" : NULL, &fd, pid);
 	/* The daemon alive, holding its lock: both tools find it. */
 	SAME("-F", pidfile);
 	LIKE(ARGS("-F", pidfile, "--logpidfile"), ARGS("-F", pidfile, "-L"));
@@ -431,6 +434,12 @@ static void pidfile_checks(void)
 		 "directory\n", pidfile);
 	if (strcmp(o.err, err))
 		FAIL("%s", o.err);
+}
+
+static void pidfile_checks(void)
+{
+	pidfile_reuse(false);
+	pidfile_reuse(true);
 }
 
 TEST_TIMEOUT(pidfile_reused_before_the_kill_signals_nobody, 60)
