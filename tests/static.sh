@@ -311,10 +311,17 @@ reuse_lint() {
 	fi
 	(cd "$here" && PYTHONPATH=$dist /usr/bin/python3 -m reuse lint)
 }
+# Without the tool (its fetch failed), as a missing kernel: named, and
+# failed under CI=true.
 out=$(reuse_lint 2>&1)
 r=$?
 echo "$out" | tail -n 12 | sed 's/^/# /'
-result $r "reuse lint: every file's copyright and license (REUSE 3.3)"
+if [ "$r" -ne 0 ] && [ ! -d "${DEBS_DIR:-$here/build/debs}/trixie/reuse" ] &&
+	[ "${CI:-}" != true ]; then
+	echo "# reuse lint: not run, the tool is not cached"
+else
+	result $r "reuse lint: every file's copyright and license (REUSE 3.3)"
+fi
 
 # The package: install into a scratch DESTDIR, build and run a user's program.
 out=$(MAKE="${MAKE:-make}" "$here/tests/install-check.sh" "$build" 2>&1)
