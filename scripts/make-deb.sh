@@ -19,11 +19,21 @@ upstream=$(sed -n 's/^VERSION *:= *//p' "$here/Makefile")
 [ "${version%%-*}" = "$upstream" ] ||
 	fail "debian/changelog says $version, the Makefile $upstream (dch -v $upstream)"
 
+# Where the builder cannot reach BUILD_DIR (a checkout under /root), the
+# build happens in a directory of its own and lands in BUILD_DIR after.
 rm -rf "$out"
-src=$out/libpidfd-$version
+mkdir -p "$out"
+work=$("$here/scripts/as-builder.sh" --dir "$out")
+src=$work/libpidfd-$version
 "$here/scripts/copy-tree.sh" "$src"
 
-(cd "$src" && "$here/scripts/as-builder.sh" "$out" dpkg-buildpackage -b -uc -us) > "$out/build.log" 2>&1 || {
+rc=0
+(cd "$src" && "$here/scripts/as-builder.sh" "$work" dpkg-buildpackage -b -uc -us) > "$work/build.log" 2>&1 || rc=$?
+if [ "$work" != "$out" ]; then
+	cp -a "$work/." "$out/"
+	rm -rf "$work"
+fi
+[ "$rc" -eq 0 ] || {
 	tail -n 60 "$out/build.log"
 	fail "dpkg-buildpackage failed (the whole log: $out/build.log)"
 }

@@ -21,20 +21,32 @@ upstream=$(sed -n 's/^VERSION *:= *//p' "$here/Makefile")
 [ "$version" = "$upstream" ] ||
 	fail "libpidfd.spec says $version, the Makefile $upstream"
 
+# Where the builder cannot reach BUILD_DIR (a checkout under /root), the
+# build happens in a directory of its own, from a copy of the spec, and
+# lands in BUILD_DIR after.
 rm -rf "$out"
-mkdir -p "$out/SOURCES" "$out/tree"
-"$here/scripts/copy-tree.sh" "$out/tree/libpidfd-$version"
-tar -C "$out/tree" -czf "$out/SOURCES/libpidfd-$version.tar.gz" "libpidfd-$version"
-rm -rf "$out/tree"
+mkdir -p "$out"
+work=$("$here/scripts/as-builder.sh" --dir "$out")
+mkdir -p "$work/SOURCES" "$work/tree"
+cp "$here/libpidfd.spec" "$work/libpidfd.spec"
+"$here/scripts/copy-tree.sh" "$work/tree/libpidfd-$version"
+tar -C "$work/tree" -czf "$work/SOURCES/libpidfd-$version.tar.gz" "libpidfd-$version"
+rm -rf "$work/tree"
 
 # Debian's rpm has no rpm database of the build's dependencies
 # (--nodeps) and no debuginfo machinery (libpidfd.rpmlintrc); its
 # /bin/sh is dash, under which brp-compress (man pages) does not run:
 # Fedora's is bash.
-"$here/scripts/as-builder.sh" "$out" rpmbuild -bb --nodeps \
-	--define "_topdir $out" --define "debug_package %nil" \
+rc=0
+"$here/scripts/as-builder.sh" "$work" rpmbuild -bb --nodeps \
+	--define "_topdir $work" --define "debug_package %nil" \
 	--define "__brp_compress /bin/bash /usr/lib/rpm/brp-compress %{_prefix}" \
-	"$here/libpidfd.spec" > "$out/build.log" 2>&1 || {
+	"$work/libpidfd.spec" > "$work/build.log" 2>&1 || rc=$?
+if [ "$work" != "$out" ]; then
+	cp -a "$work/." "$out/"
+	rm -rf "$work"
+fi
+[ "$rc" -eq 0 ] || {
 	tail -n 60 "$out/build.log"
 	fail "rpmbuild failed (the whole log: $out/build.log)"
 }
