@@ -115,9 +115,11 @@ vm_guest() { # guest: label= its label, or nothing and the summary says why
 	echo "# kernel missing: qemu $1 (${k#*: })" | tee -a "$summary"
 	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
 }
+vm_trees=
 for guest in ${CHECK_VM_GUESTS-trixie-backports bullseye}; do
 	vm_guest "$guest"
 	[ -n "$label" ] || continue
+	vm_trees="$vm_trees $guest"
 	run_mode env VM="$guest" "$here/vm.sh" sh -c '"$1"/pidfd features; shift;
 		exec "$@"' - "$build" env \
 		TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
@@ -125,6 +127,9 @@ for guest in ${CHECK_VM_GUESTS-trixie-backports bullseye}; do
 	"$here/uml-features.sh" --log "$summary.out" "qemu-$guest" qemu |
 		tee -a "$summary"
 done
+# Their mount of a tree under /tmp, at a path with a space (tests/vm-tree.sh).
+# shellcheck disable=SC2086
+[ -z "$vm_trees" ] || run_mode "$here/vm-tree.sh" $vm_trees
 for guest in ${CHECK_ARM64_GUESTS-trixie-arm64 trixie-backports-arm64}; do
 	vm_guest "$guest"
 	[ -n "$label" ] || continue

@@ -37,6 +37,16 @@ guest_init() {
 	chmod 755 "$file"
 }
 
+# vm_tree_mount TREE: where tests/vm.sh's x86_64 guest mounts the tree's
+# 9p tag, TREE itself or, under /tmp (which guest_init hides under a
+# tmpfs, and a tag mounts only once), /.tree, bound at TREE after.
+vm_tree_mount() {
+	case "$1/" in
+	/tmp/*) echo /.tree ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # guest_status CONSOLE: the console without the status line, then the
 # command's exit status as ours (2 if the guest said none).
 guest_status() {

@@ -75,11 +75,13 @@ if [ "$arch" = x86_64 ]; then
 	done
 	# The guest's root is a tmpfs that holds the host's system
 	# directories (bound from the host's root over 9p) and this tree at
-	# its path (again if /tmp hides it), and empty /proc, /sys, /dev, /tmp
-	# and /run: 9p passes the host's statfs on, and a test that unmounts
-	# every /proc must find no procfs under it.
-	guest_init "$ramfs/init.sh" "$(pwd)" \
-		"mount -r -t 9p -o trans=virtio,version=9p2000.L,cache=loose tree" "$@"
+	# its path, and empty /proc, /sys, /dev, /tmp and /run: 9p passes the
+	# host's statfs on, and a test that unmounts every /proc must find no
+	# procfs under it. A tag mounts once: a tree under /tmp, which the
+	# guest's init hides under a tmpfs, is mounted at /.tree, and bound
+	# at its path after.
+	tree_at=$(vm_tree_mount "$(pwd)")
+	guest_init "$ramfs/init.sh" "$(pwd)" "mount --bind /.tree" "$@"
 	cat > "$ramfs/init" <<-INIT
 	#!/bin/busybox sh
 	b=/bin/busybox
@@ -104,8 +106,8 @@ if [ "$arch" = x86_64 ]; then
 		esac
 	done
 	\$b mkdir -p /new/proc /new/sys /new/dev /new/tmp /new/run
-	[ -d '/new$(pwd)' ] || { \$b mkdir -p '/new$(pwd)' &&
-		\$b mount -r -t 9p -o \$o tree '/new$(pwd)'; }
+	[ -d '/new$(pwd)' ] || { \$b mkdir -p '/new$tree_at' &&
+		\$b mount -r -t 9p -o \$o tree '/new$tree_at'; }
 	\$b cp /init.sh /new/init
 	\$b mount -o remount,ro /new
 	\$b mount -t devtmpfs devtmpfs /new/dev
