@@ -25,9 +25,29 @@
 #ifndef LIBPIDFD_H
 #define LIBPIDFD_H
 
-#include <linux/ioctl.h>
-#include <linux/types.h>
-#include <linux/version.h>
+/*
+ * The kernel's headers where the system has them. A C library's own set
+ * without them (Debian's musl-gcc) gets the kernel's fixed-size types
+ * and its ioctl numbers from here instead, below: no kernel header can
+ * come later there to define them differently.
+ */
+#if defined(__has_include)
+# if __has_include(<linux/types.h>)
+#  define LIBPIDFD_KERNEL_HEADERS 1
+# endif
+#else
+# define LIBPIDFD_KERNEL_HEADERS 1
+#endif
+#ifdef LIBPIDFD_KERNEL_HEADERS
+# include <linux/ioctl.h>
+# include <linux/types.h>
+# include <linux/version.h>
+#else
+/* As <asm-generic/int-ll64.h> has them. */
+typedef unsigned int __u32;
+typedef int __s32;
+__extension__ typedef unsigned long long __u64;
+#endif
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -224,7 +244,8 @@ struct libpidfd_info {
  * declared only once the system header that declares it is included.
  * LIBPIDFD_OWN_PIDFD_INFO says which.
  */
-#if !defined(PIDFD_GET_INFO) && LINUX_VERSION_CODE < 0x060d00 && \
+#if !defined(PIDFD_GET_INFO) && \
+	(!defined(LIBPIDFD_KERNEL_HEADERS) || LINUX_VERSION_CODE < 0x060d00) && \
 	!(defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 43))
 # define LIBPIDFD_OWN_PIDFD_INFO 1
 struct pidfd_info {
@@ -239,6 +260,35 @@ struct pidfd_info;
 #ifndef PIDFS_IOCTL_MAGIC
 #define PIDFS_IOCTL_MAGIC 0xFF
 #endif
+#ifndef LIBPIDFD_KERNEL_HEADERS
+/*
+ * Without the kernel's headers, their numbers: _IOC()'s encoding of
+ * <asm-generic/ioctl.h>, and of the four architectures that have their
+ * own (direction bits at 29, none 1, read 2, write 4).
+ */
+# if defined(__powerpc__) || defined(__mips__) || defined(__sparc__) || \
+	defined(__alpha__)
+#  define LIBPIDFD_IOC(dir, nr, size) \
+	((((dir) == 0 ? 1U : (dir) * 2U) << 29) | ((unsigned)(size) << 16) | \
+	 (PIDFS_IOCTL_MAGIC << 8) | (nr))
+# else
+#  define LIBPIDFD_IOC(dir, nr, size) \
+	(((dir) << 30) | ((unsigned)(size) << 16) | (PIDFS_IOCTL_MAGIC << 8) | (nr))
+# endif
+/* dir: 0 none, 3 read and write */
+# define PIDFD_GET_CGROUP_NAMESPACE            LIBPIDFD_IOC(0U, 1, 0)
+# define PIDFD_GET_IPC_NAMESPACE               LIBPIDFD_IOC(0U, 2, 0)
+# define PIDFD_GET_MNT_NAMESPACE               LIBPIDFD_IOC(0U, 3, 0)
+# define PIDFD_GET_NET_NAMESPACE               LIBPIDFD_IOC(0U, 4, 0)
+# define PIDFD_GET_PID_NAMESPACE               LIBPIDFD_IOC(0U, 5, 0)
+# define PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE  LIBPIDFD_IOC(0U, 6, 0)
+# define PIDFD_GET_TIME_NAMESPACE              LIBPIDFD_IOC(0U, 7, 0)
+# define PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE LIBPIDFD_IOC(0U, 8, 0)
+# define PIDFD_GET_USER_NAMESPACE              LIBPIDFD_IOC(0U, 9, 0)
+# define PIDFD_GET_UTS_NAMESPACE               LIBPIDFD_IOC(0U, 10, 0)
+# define PIDFD_GET_INFO                        LIBPIDFD_IOC(3U, 11, sizeof(struct pidfd_info))
+#endif
+#undef LIBPIDFD_KERNEL_HEADERS
 #ifndef PIDFD_GET_CGROUP_NAMESPACE
 #define PIDFD_GET_CGROUP_NAMESPACE            _IO(PIDFS_IOCTL_MAGIC, 1)
 #define PIDFD_GET_IPC_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 2)

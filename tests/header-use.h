@@ -42,6 +42,10 @@ SA_LAYOUT(libpidfd_info);
  * once one of its headers came (HEADER_INFO_SIZE), with PIDFD_GET_INFO
  * sized by it.
  */
+/* The generic encoding where no kernel header came (musl's own set). */
+#ifndef _IOC_SIZE
+# define _IOC_SIZE(nr) (((nr) >> 16) & 0x3fff)
+#endif
 #if HEADER_OWN_INFO != defined(LIBPIDFD_OWN_PIDFD_INFO)
 # error "struct pidfd_info is the header's own with the wrong headers"
 #endif

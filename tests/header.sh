@@ -309,6 +309,59 @@ _Z8describeRK13libpidfd_info" ]; then
 	fi
 done
 
+# A C library without the kernel's headers (Debian's musl-gcc has none):
+# <libpidfd.h> alone and before and after <sys/ioctl.h>, then
+# header-use.h, as C99 to C2x with -pedantic; the ioctl numbers it
+# computes there must be the kernel's, as gcc with the kernel's headers
+# spells them.
+ioctls="CGROUP IPC MNT NET PID PID_FOR_CHILDREN TIME TIME_FOR_CHILDREN USER UTS"
+ioctl_values() { # compiler and flags: each number, a line each
+	{
+		echo '#include <libpidfd.h>'
+		echo '#include <stdio.h>'
+		echo '#define P(n) printf("%lx\\n", (unsigned long)(n))'
+		echo 'int main(void) {'
+		for i in $ioctls; do echo "P(PIDFD_GET_${i}_NAMESPACE);"; done
+		echo 'P(PIDFD_GET_INFO); return 0; }'
+	} > "$tmp/ioctls.c"
+	"$@" -I"$here/include" -o "$tmp/ioctls" "$tmp/ioctls.c" && "$tmp/ioctls"
+}
+if command -v musl-gcc > /dev/null; then
+	r=0
+	for std in c99 c11 c17 c2x; do
+		for order in "libpidfd.h" "libpidfd.h sys/ioctl.h" "sys/ioctl.h libpidfd.h"; do
+			{
+				for h in $order; do echo "#include <$h>"; done
+				echo "#define HEADER_OWN_INFO 1"
+				echo "#define HEADER_NO_FCNTL 1"
+				echo '#include "header-use.h"'
+			} > "$tmp/musl.c"
+			musl-gcc -std=$std -D_POSIX_C_SOURCE=200809L -pedantic -Wall \
+				-Wextra -Werror -I"$here/include" -I"$here/tests" \
+				-c -o /dev/null "$tmp/musl.c" 2>&1 | sed 's/^/#   /' | grep . && r=1
+		done
+	done
+	if [ "$r" -eq 0 ]; then
+		echo "ok - musl without kernel headers: C99 to C2x, with <sys/ioctl.h> either side"
+	else
+		echo "not ok - musl without kernel headers"
+		failed=$((failed + 1))
+	fi
+	kernel=$(ioctl_values gcc 2>&1) musl=$(ioctl_values musl-gcc 2>&1)
+	if [ "$kernel" = "$musl" ] && [ "$(echo "$musl" | wc -l)" -eq 11 ]; then
+		echo "ok - musl without kernel headers: the kernel's 11 ioctl numbers"
+	else
+		echo "not ok - musl without kernel headers: ioctl numbers $(echo "$musl" | tr '\n' ' ')," \
+			"the kernel's $(echo "$kernel" | tr '\n' ' ')"
+		failed=$((failed + 1))
+	fi
+elif [ "${CI:-}" = true ]; then
+	echo "not ok - musl without kernel headers: no musl-gcc (musl-tools)"
+	failed=$((failed + 1))
+else
+	echo "# musl without kernel headers: not tested, no musl-gcc (musl-tools)"
+fi
+
 out=$(printf '%s' "$jobs" |
 	xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 "$0" --one "$tmp")
 echo "$out"
