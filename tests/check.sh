@@ -127,7 +127,9 @@ for guest in ${CHECK_VM_GUESTS-trixie-backports bullseye}; do
 	"$here/uml-features.sh" --log "$summary.out" "qemu-$guest" qemu |
 		tee -a "$summary"
 done
-# Their mount of a tree under /tmp, at a path with a space (tests/vm-tree.sh).
+# Their mount of a tree under /tmp, at a path with a space, and UML's
+# (tests/vm-tree.sh).
+[ -n "${CHECK_QEMU_ONLY:-}" ] || vm_trees="uml$vm_trees"
 # shellcheck disable=SC2086
 [ -z "$vm_trees" ] || run_mode "$here/vm-tree.sh" $vm_trees
 for guest in ${CHECK_ARM64_GUESTS-trixie-arm64 trixie-backports-arm64}; do

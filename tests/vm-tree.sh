@@ -4,8 +4,10 @@
 # guests: a tree under /tmp, which the guest's init covers with a tmpfs,
 # in a directory whose name has a space, is the guest's working
 # directory, its files there. A copy of what the guest needs
-# (tests/vm.sh and the scripts it sources) is booted from there, once
-# for each GUEST (make check: each x86_64 guest whose kernel is cached).
+# (tests/vm.sh, tests/uml.sh and the scripts they run) is booted from
+# there, once for each GUEST: a tests/vm.sh guest (make check: each
+# x86_64 one whose kernel is cached) or uml (tests/uml.sh's default
+# kernel, the system's, whose hostfs mounts the tree again).
 #   tests/vm-tree.sh GUEST...
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,14 +19,15 @@ trap 'rm -rf "$copy"' EXIT INT TERM
 tree="$copy/tree"
 mkdir -p "$tree/tests"
 cp "$here/tests/vm.sh" "$here/tests/vm-kernel.sh" "$here/tests/guest-init.sh" \
-	"$tree/tests/"
+	"$here/tests/uml.sh" "$here/tests/uml-kernel.sh" "$tree/tests/"
 echo "file of the tree" > "$tree/marker"
 
 for guest in "$@"; do
 	n=$((n + 1))
+	boot="env VM=$guest VM_TIMEOUT=300 tests/vm.sh"
+	[ "$guest" = uml ] && boot="env UML_TIMEOUT=300 tests/uml.sh"
 	# shellcheck disable=SC2016 # the guest's shell expands it
-	out=$(cd "$tree" && VM="$guest" VM_TIMEOUT=300 tests/vm.sh \
-		sh -c 'echo "pwd=$(pwd)"; cat marker' 2>&1)
+	out=$(cd "$tree" && $boot sh -c 'echo "pwd=$(pwd)"; cat marker' 2>&1)
 	r=$?
 	if [ "$r" -eq 0 ] && echo "$out" | grep -qx "pwd=$tree" &&
 		echo "$out" | grep -qx "file of the tree"; then
