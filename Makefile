@@ -21,7 +21,7 @@
 
 # Every path below is relative to the source tree: make -f from elsewhere
 # would look for sources in the wrong place, so it says so instead.
-ifneq ($(realpath $(dir $(lastword $(MAKEFILE_LIST)))),$(realpath $(CURDIR)))
+ifneq ($(realpath $(dir $(lastword $(MAKEFILE_LIST)))),$(realpath .))
 $(error run make in the source tree, make -C $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST)))) (O=DIR puts the build elsewhere): the Makefile's paths are relative to it)
 endif
 
