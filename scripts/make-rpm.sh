@@ -51,10 +51,11 @@ fi
 	fail "rpmbuild failed (the whole log: $out/build.log)"
 }
 grep -E '^# (building as|native:|emulated:) ' "$out/build.log" || true
-rpms=$(find "$out/RPMS" -name '*.rpm' | sort)
+# The RPMs' paths from BUILD_DIR, which may have a space: no name has.
+rpms=$(cd "$out" && find RPMS -name '*.rpm' | sort)
 [ -n "$rpms" ] || fail "rpmbuild made no RPM"
 # shellcheck disable=SC2086
-rpmlint --strict -c "$here/scripts/rpmlint-fedora.toml" -r "$here/libpidfd.rpmlintrc" \
-	"$here/libpidfd.spec" $rpms ||
+(cd "$out" && rpmlint --strict -c "$here/scripts/rpmlint-fedora.toml" \
+	-r "$here/libpidfd.rpmlintrc" "$here/libpidfd.spec" $rpms) ||
 	fail "rpmlint: errors or warnings above"
-echo "$rpms"
+echo "$rpms" | sed "s|^|$out/|"
