@@ -32,8 +32,8 @@ SOVERSION  := 0
 
 # Two blocks of the committed include/libpidfd.h are derived: the
 # version numbers from VERSION above, the LIBPIDFD_KERNEL_* bits from
-# lib/feature_list.h. The checked-in header is the one built and installed:
-# make never writes it (a plain build leaves git status empty and runs no
+# include/internal/feature_list.h. The checked-in header is the one
+# built and installed: make never writes it (a plain build leaves git status empty and runs no
 # preprocessor to decide). After editing either source, run
 # `make header-blocks` and commit the result; make check (tests/static.sh)
 # fails while a block is out of date.
@@ -95,11 +95,16 @@ CFLAGS_ALL := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 # lib/: code shared by the library, the tool, the tests and the fuzzers,
-# part of no ABI (as util-linux's lib/): the feature lists, and lib/parse.c,
-# the library's too; the rest is the tool's and enters no libpidfd.so.
-SHARED_SRCS := lib/parse.c
-TOOL_LIB_SRCS := $(filter-out $(SHARED_SRCS),$(sort $(wildcard lib/*.c)))
-LIB_SRCS   := $(sort $(wildcard src/*.c)) $(SHARED_SRCS)
+# part of no ABI (as util-linux's lib/), built as a convenience archive
+# that is never installed. The library takes what it uses of it (the
+# /proc parsers), hidden; the tool links it beside libpidfd.so.
+UTIL_SRCS  := $(sort $(wildcard lib/*.c))
+UTIL_OBJS  := $(UTIL_SRCS:%.c=$(O)/%.o)
+UTIL_A     := $(O)/libpidfd-util.a
+# What libpidfd.a carries of lib/ (the shared library takes it from
+# $(UTIL_A)); its recipe fails if the library needs more.
+LIB_UTIL_OBJS := $(O)/lib/parse.o
+LIB_SRCS   := $(sort $(wildcard src/*.c))
 LIB_OBJS   := $(LIB_SRCS:%.c=$(O)/%.o)
 LIB_SO     := $(O)/libpidfd.so.$(VERSION)
 LIB_A      := $(O)/libpidfd.a
@@ -133,7 +138,7 @@ all: lib cli compat examples
 lib: $(LIB_SO) $(O)/libpidfd.so.$(SOVERSION) $(O)/libpidfd.so $(LIB_A) \
 	$(O)/libpidfd.pc
 
-$(O)/src/%.o: src/%.c src/*.h lib/*.h include/libpidfd.h
+$(O)/src/%.o: src/%.c src/*.h lib/*.h include/libpidfd.h include/internal/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LIB_CFLAGS) -c -o $@ $<
 
@@ -141,19 +146,28 @@ $(O)/lib/%.o: lib/%.c lib/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LIB_CFLAGS) -c -o $@ $<
 
-$(LIB_SO): $(LIB_OBJS) src/libpidfd.map
+$(UTIL_A): $(UTIL_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJS) $(UTIL_A) src/libpidfd.map
 	$(CC) $(CFLAGS_ALL) -shared -Wl,-soname,libpidfd.so.$(SOVERSION) \
 		-Wl,--version-script=src/libpidfd.map -Wl,-z,defs \
-		-o $@ $(LIB_OBJS) $(LDFLAGS)
+		-o $@ $(LIB_OBJS) $(UTIL_A) $(LDFLAGS)
 
 $(O)/libpidfd.so.$(SOVERSION): $(LIB_SO)
 	ln -sf $(notdir $<) $@
 $(O)/libpidfd.so: $(O)/libpidfd.so.$(SOVERSION)
 	ln -sf $(notdir $<) $@
 
-$(LIB_A): $(LIB_OBJS)
+$(LIB_A): $(LIB_OBJS) $(LIB_UTIL_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
+	@nm -g --defined-only $@ | awk 'NF == 3 { print $$3 }' | sort -u > $@.def
+	@nm -u $@ | awk '/^ +U lpfd_/ { print $$2 }' | sort -u | comm -23 - $@.def \
+		| sed 's/^/$@: lacks (add its lib\/ object to LIB_UTIL_OBJS): /' \
+		| { ! grep . >&2 || { rm -f $@ $@.def; exit 1; }; }
+	@rm -f $@.def
 
 # The paths are those of this make invocation: install writes its own.
 pc_relative = $(patsubst $(prefix)/%,$${prefix}/%,$(1))
@@ -170,11 +184,11 @@ $(O)/libpidfd.pc: libpidfd.pc.in Makefile
 # symbol but the interposed calls local (compat/libpidfd-compat.c says why).
 compat: $(COMPAT_SO)
 
-$(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
-		include/libpidfd.h
+$(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) $(UTIL_A) \
+		src/*.h include/libpidfd.h
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) $(LIB_CFLAGS) -shared \
 		-Wl,--version-script=compat/libpidfd-compat.map -Wl,-z,defs \
-		-Wl,--wrap=syscall -o $@ $(COMPAT_SRCS) $(LIB_OBJS) -ldl \
+		-Wl,--wrap=syscall -o $@ $(COMPAT_SRCS) $(LIB_OBJS) $(UTIL_A) -ldl \
 		$(LDFLAGS)
 	@! nm -u $(LIB_OBJS) | grep -E ' U (ioctl|waitid|pidfd_[a-z_]+|process_m[a-z]+)$$' \
 		|| { echo "$@: the library calls what the shim interposes" >&2; \
@@ -182,14 +196,18 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) src/*.h \
 
 cli: $(CLI)
 
-# The tool is a program of the public header: <libpidfd.h> and lib/'s
-# parsers, no src/ header (what it reads of /proc comes through
-# libpidfd_proc_open()). The shared parsers come from libpidfd.a.
-$(CLI): $(CLI_SRCS) $(TOOL_LIB_SRCS) $(wildcard cli/*.h) lib/*.h \
-		include/libpidfd.h $(LIB_A)
+# The tool is a program of the public header and libpidfd.so (libpidfd.a
+# where LDFLAGS has -static): <libpidfd.h>, the lists of include/internal/
+# and lib/, no src/ header (what it reads of /proc comes through
+# libpidfd_proc_open()). Not installed, it finds the library by
+# LD_LIBRARY_PATH, as the tests set it (tests/cli.h); tests/install-check.sh
+# builds it with pkg-config against an installed library.
+CLI_LIBDEP = $(if $(filter -static,$(LDFLAGS)),$(LIB_A),$(O)/libpidfd.so)
+$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) lib/*.h include/internal/*.h \
+		include/libpidfd.h $(UTIL_A) $(CLI_LIBDEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(TOOL_LIB_SRCS) \
-		$(LIB_A) $(LDFLAGS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(UTIL_A) \
+		-L$(O) -lpidfd $(LDFLAGS)
 
 examples: $(EXAMPLES)
 
@@ -224,10 +242,10 @@ $(O)/tests/test-examples: $(EXAMPLES)
 $(O)/tests/test-stack: LDFLAGS += -Wl,-z,now
 $(filter $(O)/tests/test-cli-%,$(TESTS)): $(CLI)
 
-$(O)/tests/%: tests/%.c $(TEST_HARNESS) $(TOOL_LIB_SRCS) $(wildcard tests/*.h) $(LIB_A)
+$(O)/tests/%: tests/%.c $(TEST_HARNESS) $(wildcard tests/*.h) $(LIB_A) $(UTIL_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) -o $@ $< $(TEST_HARNESS) \
-		$(TOOL_LIB_SRCS) $(LIB_A) -lpthread $(LDFLAGS)
+		$(LIB_A) $(UTIL_A) -lpthread $(LDFLAGS)
 
 # make bench: the main table (bench/table/, one file per thing measured)
 # and every bench/*.c, each its own program, linked like the tests (static

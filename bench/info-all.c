@@ -267,6 +267,8 @@ int main(int argc, char **argv)
 
 	snprintf(tool_path, sizeof(tool_path), "%s/pidfd",
 		 argc > 1 ? argv[1] : "build");
+	/* The tool is linked with the build's libpidfd.so, not installed. */
+	setenv("LD_LIBRARY_PATH", argc > 1 ? argv[1] : "build", 1);
 	if (argc > 2)
 		rounds = atoi(argv[2]);
 	if (rounds < 1 || rounds > ROUNDS_MAX)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pidfd.h"
-#include "../lib/feature_list.h"
+#include "internal/feature_list.h"
 
 struct kfeature {
 	uint64_t bit;

@@ -2,8 +2,8 @@
 /*
  * The pure parsers of /proc files, shared by the library, the pidfd tool,
  * the tests and the fuzzers, and part of no ABI (as util-linux's lib/):
- * the library's copy is hidden, the tool and the tests link it from
- * libpidfd.a. They take a buffer and its length, so that they can be
+ * the library's copy is hidden, the tool and the tests link them from
+ * libpidfd-util.a, beside the library. They take a buffer and its length, so that they can be
  * fuzzed without /proc. lib/parse.c has those the library uses;
  * lib/ps.c those only the tool uses (what ps shows), which never enter
  * libpidfd.so.

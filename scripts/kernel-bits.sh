@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The public LIBPIDFD_KERNEL_* bits of <libpidfd.h>, one per line of
-# lib/feature_list.h, numbered in its order: make writes them into the
-# header's KERNEL block (scripts/header-block.sh).
+# include/internal/feature_list.h, numbered in its order: make writes
+# them into the header's KERNEL block (scripts/header-block.sh).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-printf '#include "%s/lib/feature_list.h"\n#define X(N, n, s, e, w) @N s\nLPFD_FEATURES(X)\n' "$here" |
+list=$here/include/internal/feature_list.h
+printf '#include "%s"\n#define X(N, n, s, e, w) @N s\nLPFD_FEATURES(X)\n' "$list" |
 	${CC:-cc} -E -P -x c - | tr '@' '\n' |
 	awk 'NF == 2 {
 		gsub(/"/, "", $2)

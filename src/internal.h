@@ -18,7 +18,7 @@
 #include <sys/types.h>
 
 #include "libpidfd.h"
-#include "../lib/feature_list.h"
+#include "internal/feature_list.h"
 #include "../lib/parse.h"
 
 #define LIBPIDFD_API __attribute__((visibility("default")))
@@ -39,8 +39,8 @@ static inline long lpfd_return(int saved_errno, long ret)
 }
 
 /* ------------------------------------------------------------------------
- * Feature probes (src/probe.c), one per line of lib/feature_list.h. Each is
- * found out by a real, harmless call (never a process or a thread: the
+ * Feature probes (src/probe.c), one per line of
+ * include/internal/feature_list.h. Each is found out by a real, harmless call (never a process or a thread: the
  * caller may run under seccomp or a pids limit) and cached lock-free.
  */
 enum lpfd_feature {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The feature probe table, in the shape of libbpf's: one entry per kernel
- * feature (lib/feature_list.h), each found out by a real, harmless call
- * (never from the kernel version, which backports and distributions make
+ * feature (include/internal/feature_list.h), each found out by a real,
+ * harmless call (never from the kernel version, which backports and distributions make
  * meaningless), cached in a tri-state with relaxed atomics. Two threads
  * racing on a first probe both probe and store the same answer, which
  * needs no lock.

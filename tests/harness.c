@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <limits.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -132,6 +133,25 @@ static void set_mode(char **argv)
 	execv("/proc/self/exe", argv);
 	perror("execv /proc/self/exe");
 	exit(2);
+}
+
+/*
+ * The pidfd tool of a build is linked with that build's libpidfd.so, not
+ * installed: whatever a test runs finds it in the build directory, the
+ * one above the test's own (the tests themselves link libpidfd.a).
+ */
+static void set_library_path(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return;
+	self[n] = '\0';
+	for (int up = 0; up < 2 && (slash = strrchr(self, '/')); up++)
+		*slash = '\0';
+	setenv("LD_LIBRARY_PATH", self, 1);
 }
 
 #ifdef HARNESS_LSAN
@@ -272,6 +292,7 @@ int main(int argc, char **argv)
 		}
 	}
 	set_mode(argv);
+	set_library_path();
 	personality_install();
 	skip_reason = mmap(NULL, 256, PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);

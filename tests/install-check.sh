@@ -46,8 +46,28 @@ LD_LIBRARY_PATH="$root/lib" ldd "$dest/supervisor" | grep -q "$root/lib/libpidfd
 	fail "example is not linked with the installed libpidfd.so.0"
 out=$(LD_LIBRARY_PATH="$root/lib" "$dest/supervisor" 'exit 0' 'exit 5') && fail "supervisor: exit 0 despite a failure"
 echo "$out" | grep -q "'exit 5': exited 5$" || fail "supervisor said: $out"
+# The installed tool runs on the installed library, found as a distribution
+# installs it (here, LD_LIBRARY_PATH: the scratch root is nowhere else).
+export LD_LIBRARY_PATH="$root/lib"
+readelf -d "$root/bin/pidfd" | grep -q 'NEEDED.*\[libpidfd\.so\.0\]' ||
+	fail "installed pidfd is not linked with libpidfd.so.0"
+ldd "$root/bin/pidfd" | grep -q "$root/lib/libpidfd.so.0" ||
+	fail "installed pidfd does not load the installed libpidfd.so.0"
 "$root/bin/pidfd" --version | grep -q '^pidfd from libpidfd ' || fail "installed pidfd --version"
 "$root/bin/pidfd" info self > /dev/null || fail "installed pidfd info self"
+# The tool as a consumer of the installed library: its sources and lib/
+# (part of no ABI, never installed), pkg-config's flags and nothing of
+# src/. Whatever it needs that libpidfd.so does not export fails here.
+# shellcheck disable=SC2086
+${CC:-cc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -iquote "$here/include" \
+	-DLIBPIDFD_VERSION_STRING="\"$version\"" -Wall -Werror -o "$dest/pidfd" \
+	"$here"/cli/*.c "$here"/lib/*.c $flags ||
+	fail "pidfd does not build from cli/ with: $flags"
+readelf -d "$dest/pidfd" | grep -q 'NEEDED.*\[libpidfd\.so\.0\]' ||
+	fail "pidfd built with pkg-config is not linked with libpidfd.so.0"
+"$dest/pidfd" info $$ | grep -q "^ *$$ " ||
+	fail "pidfd built with pkg-config: info $$"
+"$dest/pidfd" features > /dev/null || fail "pidfd built with pkg-config: features"
 # The shim: no soname (a preload module, in a directory of its own), and a
 # program runs under it, found by the path the manual gives.
 readelf -d "$root/lib/libpidfd/libpidfd-compat.so" | grep -q SONAME &&
@@ -60,4 +80,4 @@ $make -s -C "$here" O="$build" DESTDIR="$dest/nostatic" PREFIX="$prefix" STATIC=
 (cd "$dest/nostatic$prefix" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort) > "$dest/have-nostatic"
 grep -vx lib/libpidfd.a "$dest/want" | diff -u - "$dest/have-nostatic" ||
 	fail "make install STATIC=0: installed files differ from the list above"
-echo "install-check: $(wc -l < "$dest/have") files installed as listed, all but libpidfd.a with STATIC=0; example built with '$flags' and run"
+echo "install-check: $(wc -l < "$dest/have") files installed as listed, all but libpidfd.a with STATIC=0; example and pidfd built with '$flags' and run"

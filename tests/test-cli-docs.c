@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "util.h"
-#include "../lib/feature_list.h"
+#include "internal/feature_list.h"
 
 static const char commands[][9] = { "info", "wait", "kill", "features", "open" };
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Every copy of the library's lists has every entry: the operations and
- * the kernel features of lib/feature_list.h in the man page, in the docs'
- * tables of what each kernel does and in the recorded `pidfd features` of
+ * the kernel features of include/internal/feature_list.h in the man
+ * page, in the docs' tables of what each kernel does and in the recorded `pidfd features` of
  * each user-mode-linux kernel (tests/kernels/); the PIDFD_INFO_* bits of
  * the public header in the list and in libpidfd_get_info(3). What the code makes from
  * the lists is generated, or static-asserted against the public header
@@ -209,7 +209,7 @@ TEST(every_info_bit_is_listed_and_documented)
 			listed |= strcmp(info_bits[i].name, name) == 0;
 		if (!listed)
 			FAIL("include/libpidfd.h: PIDFD_INFO_%s is not in "
-			     "LPFD_INFO_BITS (lib/feature_list.h)", name);
+			     "LPFD_INFO_BITS (include/internal/feature_list.h)", name);
 	}
 	for (size_t i = 0; i < lpfd_array_size(info_bits); i++) {
 		snprintf(word, sizeof(word), "PIDFD_INFO_%s", info_bits[i].name);

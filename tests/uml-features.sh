@@ -31,7 +31,7 @@ if [ -n "$log" ]; then
 	# A run's log: each line after its label, if it has one.
 	sed 's/^\[[^]]*\] //' "$log" > "$out"
 else
-	UML=$bin "$here/uml.sh" sh -c "$build/pidfd features" > "$out" 2>&1
+	UML=$bin "$here/uml.sh" sh -c "LD_LIBRARY_PATH=$build $build/pidfd features" > "$out" 2>&1
 fi
 uname=$(sed -n 's/^# uname: //p' "$out")
 # The tool's own lines: from its header to its last line.

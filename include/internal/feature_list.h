@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
+ * Never installed, part of the ABI's source: the library's lists, shared
+ * by the library, the tool and the tests.
+ *
  * The kernel features the library asks about: the one list from which the
  * internal enum, the probe table, the public LIBPIDFD_KERNEL_* bits (by
  * position: keep the order, append only) and the tool's table of names are
