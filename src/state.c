@@ -20,7 +20,7 @@
  *     words). Seqlocks whose writer never waits (below): a reader sees a
  *     whole, stable copy or none; each copy is checked against what it
  *     names in the call that uses it (the arguments are in proc.c and
- *     cgroup.c, and in bench/README.md).
+ *     cgroup.c, and in docs/architecture.md).
  *  5. "process_vm_readv() on oneself is refused" (src/user.c:
  *     vm_refused): 0 to 1 only, as a seccomp filter, once installed, stays
  *     (and a forked child inherits it); the pipe it then takes is as sound.

@@ -373,7 +373,7 @@ static bool same_result(const struct result *r, const struct result *want)
 
 /*
  * The emulation's answer without the cgroup id: what it had proven is
- * written before the cgroup is resolved (one system call fewer, issue 21),
+ * written before the cgroup is resolved (one system call fewer),
  * so a cgroup that wants a descriptor more than the limit leaves the bit
  * clear, as the contract allows, instead of failing a call that has
  * written. Only the bit and its field may differ.

@@ -497,7 +497,7 @@ static bool reaped_answer(const struct mid_call *c)
 		return false; /* the final check came after the reuse */
 	/*
 	 * The emulation, the cgroup not expected, writes what it has proven
-	 * before it resolves the cgroup (one system call fewer, issue 21): a
+	 * before it resolves the cgroup (one system call fewer): a
 	 * reuse after that proof leaves the old process's answer, without
 	 * the cgroup id, never one about the new process.
 	 */

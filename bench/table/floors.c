@@ -274,8 +274,8 @@ void copy_by_kernel(void *dst, const void *src, size_t n)
  * The sound floor and what EFAULT, never a crash, costs any emulation:
  * the request read before the work and the answer written after it, by
  * the kernel (gettid and two process_vm_readv calls on oneself). The
- * emulated get_info is judged against this row: see bench/README.md,
- * "The caller's struct", for why nothing cheaper is sound.
+ * emulated get_info is judged against this row: docs/architecture.md,
+ * "The caller's memory", says why nothing cheaper is sound.
  */
 int op_sound_floor_checked(const struct row *r)
 {

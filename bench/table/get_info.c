@@ -196,7 +196,7 @@ void print_native_targets(void)
  * /proc is ours fits in 15% of it; where it does not (the sound floor
  * costs more than 1.15 floors), against the sound floor instead, with
  * the two copies that EFAULT, never a crash, costs any emulation (the
- * request read and the answer write, bench/README.md).
+ * request read and the answer write, docs/architecture.md).
  */
 void print_emulated_targets(void)
 {

@@ -20,7 +20,7 @@
  * "<pid>/", so the path opened is not the caller's pointer and no system
  * call of the path reads the name for the library; and the cheapest copy
  * that reports EFAULT is process_vm_readv on the calling thread, which
- * names it by its id (bench/README.md, "The caller's struct").
+ * names it by its id (docs/architecture.md, "The caller's memory").
  */
 #include "bench.h"
 

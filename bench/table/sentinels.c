@@ -161,7 +161,7 @@ void add_sentinel_rows(void)
  * the copy of the iovecs that EFAULT, never a crash, needs costs about
  * what opening and closing a pidfd costs, so no sound emulation is 2.5x
  * faster than pidfd_open + call + close, nor within 1.2x of the one native
- * call; those ratios are shown (bench/README.md, "Targets retired").
+ * call; those ratios are shown, not judged.
  */
 static void print_madvise_targets(void)
 {
@@ -185,7 +185,7 @@ static void print_madvise_targets(void)
  * where a system call costs more than the signal (under a hypervisor that
  * traps each, as PVM does) no sound emulation is within 1.3x of the native
  * call nor 2.5x faster than pidfd_open + call + close; those ratios are
- * shown (bench/README.md, "Targets retired").
+ * shown, not judged.
  */
 static void print_signal_targets(void)
 {
