@@ -159,6 +159,28 @@ TEST(the_docs_tables_list_every_operation_and_feature)
 	free(docs);
 }
 
+/* A version "major.minor" as one number. */
+static unsigned int version_number(const char *v)
+{
+	unsigned int major = 0, minor = 0;
+
+	sscanf(v, "%u.%u", &major, &minor);
+	return major << 16 | minor;
+}
+
+/*
+ * A feature newer than a record's kernel ("# suite: Linux x.y.z") may be
+ * left out of it: that kernel says "no" (tests/uml-features.sh reads it
+ * so), and a new feature changes only the records of kernels that have it.
+ */
+static bool newer_than_record(const char *since, const char *rec)
+{
+	const char *v = strstr(rec, ": Linux ");
+
+	ASSERT_TRUE(v != NULL);
+	return version_number(since) > version_number(v + strlen(": Linux "));
+}
+
 /* Each kernel's record (tests/uml-features.sh --record rewrites one). */
 TEST(every_kernel_record_has_every_operation_and_feature)
 {
@@ -177,7 +199,8 @@ TEST(every_kernel_record_has_every_operation_and_feature)
 		for (size_t i = 0; i < lpfd_array_size(features); i++) {
 			snprintf(want, sizeof(want), "\n%-31s %-6s ",
 				 features[i].what, features[i].since);
-			if (!strstr(rec, want))
+			if (!strstr(rec, want) &&
+			    !newer_than_record(features[i].since, rec))
 				FAIL("%s lacks feature %s (tests/uml-features.sh "
 				     "--record)", g.gl_pathv[k], features[i].what);
 		}
