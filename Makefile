@@ -43,14 +43,19 @@ VERSION_BLOCK = printf '\#define LIBPIDFD_VERSION_%s %s\n' \
 	PATCH $(word 3,$(subst ., ,$(VERSION)))
 # The public LIBPIDFD_KERNEL_* bits, from the library's one feature list.
 KERNEL_BLOCK = CC="$(CC)" scripts/kernel-bits.sh
+# The copies of the lists written for compilers and readers, generated
+# the same way: the user's compile-time view of struct pidfd_info.
+INFO_BLOCK = CC="$(CC)" scripts/info-layout.sh
 .PHONY: header-blocks header-blocks-check
 header-blocks:
 	$(VERSION_BLOCK) | scripts/header-block.sh VERSION include/libpidfd.h
 	$(KERNEL_BLOCK) | scripts/header-block.sh KERNEL include/libpidfd.h
+	$(INFO_BLOCK) | scripts/header-block.sh INFO tests/header-use.h
 # Exit non-zero, writing nothing, when a block is out of date.
 header-blocks-check:
 	$(VERSION_BLOCK) | scripts/header-block.sh --check VERSION include/libpidfd.h
 	$(KERNEL_BLOCK) | scripts/header-block.sh --check KERNEL include/libpidfd.h
+	$(INFO_BLOCK) | scripts/header-block.sh --check INFO tests/header-use.h
 
 # Installation directories: GNU's lowercase names, each defaulting to its
 # uppercase alias where that is given (the lowercase wins where both are).
@@ -211,7 +216,7 @@ $(CLI): $(CLI_SRCS) $(wildcard cli/*.h) lib/*.h include/internal/*.h \
 
 examples: $(EXAMPLES)
 
-$(O)/examples/%: examples/%.c include/libpidfd.h $(LIB_A)
+$(O)/examples/%: examples/%.c $(wildcard examples/*.h) include/libpidfd.h $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -Iinclude $(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< $(LIB_A) $(LDFLAGS)
 

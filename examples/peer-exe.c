@@ -13,22 +13,20 @@
  * they are the peer's own or the call fails with ESRCH, never those of a
  * process that took its pid since.
  *
- * Build: cc peer-exe.c $(pkg-config --cflags --libs libpidfd)
+ * Build (serve.h beside it): cc peer-exe.c $(pkg-config --cflags --libs libpidfd)
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libpidfd.h>
+
+#include "serve.h"
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77 /* Linux 6.5 */
@@ -101,71 +99,16 @@ static int log_peer(int conn)
 	return 0;
 }
 
-static int listen_on(const char *path)
+/* The demonstration's client: itself again, so that it has an exe. */
+static void start_client(char **argv, const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-	if (s < 0 || strlen(path) >= sizeof(sa.sun_path))
-		return -1;
-	strcpy(sa.sun_path, path);
-	unlink(path);
-	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(s, 8) < 0) {
-		close(s);
-		return -1;
-	}
-	return s;
-}
-
-/* The demonstration's client: connect and wait until the daemon hangs up. */
-static int client(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int s = socket(AF_UNIX, SOCK_STREAM, 0);
-	char c;
-
-	strcpy(sa.sun_path, path);
-	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return 3;
-	(void)!read(s, &c, 1);
-	return 0;
+	execl("/proc/self/exe", argv[0], "--client", path, (char *)NULL);
+	_exit(127);
 }
 
 int main(int argc, char **argv)
 {
-	char demo[108];
-	const char *path = argc > 1 ? argv[1] : NULL;
-	pid_t child = -1;
-	int s, conn, rc = 0;
-
 	if (argc == 3 && strcmp(argv[1], "--client") == 0)
-		return client(argv[2]);
-	if (!path) {
-		snprintf(demo, sizeof(demo), "/tmp/peer-exe-%d.sock", getpid());
-		path = demo;
-	}
-	s = listen_on(path);
-	if (s < 0) {
-		perror(path);
-		return 1;
-	}
-	if (path == demo) {
-		child = fork();
-		if (child == 0) {
-			execl("/proc/self/exe", argv[0], "--client", path, (char *)NULL);
-			_exit(127);
-		}
-	}
-	while ((conn = accept4(s, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
-		if (log_peer(conn) < 0)
-			rc = 1;
-		close(conn);
-		if (child > 0)
-			break;
-	}
-	if (child > 0) {
-		waitpid(child, NULL, 0);
-		unlink(path);
-	}
-	return rc;
+		return connect_and_wait(argv[2]);
+	return serve(argc, argv, "peer-exe", log_peer, start_client);
 }

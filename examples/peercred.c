@@ -13,20 +13,17 @@
  * before we open it, which is why the credentials are compared as well.
  * Either way libpidfd_get_info() then tells who the peer is.
  *
- * Build: cc peercred.c $(pkg-config --cflags --libs libpidfd)
+ * Build (serve.h beside it): cc peercred.c $(pkg-config --cflags --libs libpidfd)
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libpidfd.h>
+
+#include "serve.h"
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77 /* Linux 6.5 */
@@ -82,70 +79,16 @@ static int check_peer(int conn)
 	return 0;
 }
 
-static int listen_on(const char *path)
+/* The demonstration's client: connect as nobody if we are root. */
+static void start_client(char **argv, const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-	if (s < 0 || strlen(path) >= sizeof(sa.sun_path))
-		return -1;
-	strcpy(sa.sun_path, path);
-	unlink(path);
-	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(s, 8) < 0) {
-		close(s);
-		return -1;
-	}
-	return s;
-}
-
-/* The demonstration's client: connect, as nobody if we are root, then wait. */
-static void client(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int s = socket(AF_UNIX, SOCK_STREAM, 0);
-	char c;
-
-	strcpy(sa.sun_path, path);
+	(void)argv;
 	if (getuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
 		_exit(2);
-	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		_exit(3);
-	(void)!read(s, &c, 1); /* until the daemon hangs up */
-	_exit(0);
+	_exit(connect_and_wait(path));
 }
 
 int main(int argc, char **argv)
 {
-	char demo[108];
-	const char *path = argc > 1 ? argv[1] : NULL;
-	pid_t child = -1;
-	int s, conn, rc = 0;
-
-	if (!path) {
-		snprintf(demo, sizeof(demo), "/tmp/peercred-%d.sock", getpid());
-		path = demo;
-	}
-	s = listen_on(path);
-	if (s < 0) {
-		perror(path);
-		return 1;
-	}
-	if (path == demo) {
-		chmod(path, 0777); /* the client connects as nobody */
-		child = fork();
-		if (child == 0)
-			client(path);
-	}
-	while ((conn = accept4(s, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
-		if (check_peer(conn) < 0)
-			rc = 1;
-		close(conn);
-		if (child > 0)
-			break;
-	}
-	if (child > 0) {
-		waitpid(child, NULL, 0);
-		unlink(path);
-	}
-	return rc;
+	return serve(argc, argv, "peercred", check_peer, start_client);
 }
