@@ -44,18 +44,24 @@ VERSION_BLOCK = printf '\#define LIBPIDFD_VERSION_%s %s\n' \
 # The public LIBPIDFD_KERNEL_* bits, from the library's one feature list.
 KERNEL_BLOCK = CC="$(CC)" scripts/kernel-bits.sh
 # The copies of the lists written for compilers and readers, generated
-# the same way: the user's compile-time view of struct pidfd_info.
+# the same way: the user's compile-time view of struct pidfd_info, and
+# the struct as the kernel's header has it, in the tests that know only
+# the kernel.
 INFO_BLOCK = CC="$(CC)" scripts/info-layout.sh
+MEMBERS = scripts/info-members.sh
+# $(call block,[--check]): each block, its source, the file it is in.
+block = $(VERSION_BLOCK) | scripts/header-block.sh $(1) VERSION include/libpidfd.h && \
+	$(KERNEL_BLOCK) | scripts/header-block.sh $(1) KERNEL include/libpidfd.h && \
+	$(INFO_BLOCK) | scripts/header-block.sh $(1) INFO tests/header-use.h && \
+	$(MEMBERS) | scripts/header-block.sh $(1) INFO tests/header.sh && \
+	$(MEMBERS) 0 64 | scripts/header-block.sh $(1) INFO_V0 tests/compat/kapi.c && \
+	$(MEMBERS) 64 | scripts/header-block.sh $(1) INFO_NEWER tests/compat/kapi.c
 .PHONY: header-blocks header-blocks-check
 header-blocks:
-	$(VERSION_BLOCK) | scripts/header-block.sh VERSION include/libpidfd.h
-	$(KERNEL_BLOCK) | scripts/header-block.sh KERNEL include/libpidfd.h
-	$(INFO_BLOCK) | scripts/header-block.sh INFO tests/header-use.h
+	$(call block)
 # Exit non-zero, writing nothing, when a block is out of date.
 header-blocks-check:
-	$(VERSION_BLOCK) | scripts/header-block.sh --check VERSION include/libpidfd.h
-	$(KERNEL_BLOCK) | scripts/header-block.sh --check KERNEL include/libpidfd.h
-	$(INFO_BLOCK) | scripts/header-block.sh --check INFO tests/header-use.h
+	@$(call block,--check)
 
 # Installation directories: GNU's lowercase names, each defaulting to its
 # uppercase alias where that is given (the lowercase wins where both are).
