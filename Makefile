@@ -44,14 +44,16 @@ VERSION_BLOCK = printf '\#define LIBPIDFD_VERSION_%s %s\n' \
 # The public LIBPIDFD_KERNEL_* bits, from the library's one feature list.
 KERNEL_BLOCK = CC="$(CC)" scripts/kernel-bits.sh
 # The copies of the lists written for compilers and readers, generated
-# the same way: the user's compile-time view of struct pidfd_info, and
-# the struct as the kernel's header has it, in the tests that know only
-# the kernel.
+# the same way: the user's compile-time view of struct pidfd_info, the
+# struct as the kernel's header has it in the tests that know only the
+# kernel, and the manual's table of LIBPIDFD_KERNEL_* bits.
 INFO_BLOCK = CC="$(CC)" scripts/info-layout.sh
 MEMBERS = scripts/info-members.sh
+KERNEL_TABLE = CC="$(CC)" scripts/kernel-table.sh
 # $(call block,[--check]): each block, its source, the file it is in.
 block = $(VERSION_BLOCK) | scripts/header-block.sh $(1) VERSION include/libpidfd.h && \
 	$(KERNEL_BLOCK) | scripts/header-block.sh $(1) KERNEL include/libpidfd.h && \
+	$(KERNEL_TABLE) | scripts/header-block.sh $(1) KERNEL man/libpidfd_features.3 && \
 	$(INFO_BLOCK) | scripts/header-block.sh $(1) INFO tests/header-use.h && \
 	$(MEMBERS) | scripts/header-block.sh $(1) INFO tests/header.sh && \
 	$(MEMBERS) 0 64 | scripts/header-block.sh $(1) INFO_V0 tests/compat/kapi.c && \
