@@ -55,7 +55,6 @@ block = $(VERSION_BLOCK) | scripts/header-block.sh $(1) VERSION include/libpidfd
 	$(KERNEL_BLOCK) | scripts/header-block.sh $(1) KERNEL include/libpidfd.h && \
 	$(KERNEL_TABLE) | scripts/header-block.sh $(1) KERNEL man/libpidfd_features.3 && \
 	$(INFO_BLOCK) | scripts/header-block.sh $(1) INFO tests/header-use.h && \
-	$(MEMBERS) | scripts/header-block.sh $(1) INFO tests/header.sh && \
 	$(MEMBERS) 0 64 | scripts/header-block.sh $(1) INFO_V0 tests/compat/kapi.c && \
 	$(MEMBERS) 64 | scripts/header-block.sh $(1) INFO_NEWER tests/compat/kapi.c
 .PHONY: header-blocks header-blocks-check
