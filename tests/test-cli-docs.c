@@ -402,39 +402,6 @@ TEST(completion_agrees_with_help)
 	}
 }
 
-TEST(completion_of_commands_fields_signals)
-{
-	const char *got = complete("pidfd \"\"");
-
-	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		ASSERT_TRUE(has_line(got, commands[c]));
-	got = complete("pidfd info -o PID,CG");
-	ASSERT_EQ(strcmp(got, "PID,CGROUPID\nPID,CGROUP\n"), 0);
-	got = complete("pidfd info --output +ST");
-	ASSERT_EQ(strcmp(got, "+STATE\n+START\n"), 0);
-	got = complete("pidfd info -o C");
-	ASSERT_EQ(strcmp(got, "CGROUPID\nCGROUP\nCOMM\nCWD\nCOREDUMP\nCOREDUMPSIG\n"
-			   "COREDUMPCODE\n"), 0);
-	got = complete("pidfd info -o PID,EX");
-	ASSERT_EQ(strcmp(got, "PID,EXE\nPID,EXIT\nPID,EXITCODE\n"), 0);
-	got = complete("pidfd kill -s KI");
-	ASSERT_EQ(strcmp(got, "KILL\n"), 0);
-	got = complete("pidfd kill -SIGK");
-	ASSERT_EQ(strcmp(got, "-SIGKILL\n"), 0);
-	got = complete("pidfd kill -KI");
-	ASSERT_EQ(strcmp(got, "-KILL\n"), 0);
-	got = complete("pidfd kill --signal rtmin+1");
-	ASSERT_TRUE(has_line(got, "RTMIN+1"));
-	got = complete("pidfd open self -- ech");
-	ASSERT_TRUE(has_line(got, "echo"));
-	got = complete("pidfd op");
-	ASSERT_EQ(strcmp(got, "open\n"), 0);
-	got = complete("pidfd wait se");
-	ASSERT_EQ(strcmp(got, "self\n"), 0);
-	got = complete("pidfd info 1");
-	ASSERT_TRUE(has_line(got, "1"));
-}
-
 /* What bash completes for words is exactly want, one candidate a line. */
 static void expect_completion(const char *words, const char *want)
 {
@@ -442,6 +409,31 @@ static void expect_completion(const char *words, const char *want)
 
 	if (strcmp(got, want))
 		FAIL("completion of '%s':\n%s, want:\n%s", words, got, want);
+}
+
+TEST(completion_of_commands_fields_signals)
+{
+	const char *got = complete("pidfd \"\"");
+
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		ASSERT_TRUE(has_line(got, commands[c]));
+	expect_completion("pidfd info -o PID,CG", "PID,CGROUPID\nPID,CGROUP\n");
+	expect_completion("pidfd info --output +ST", "+STATE\n+START\n");
+	expect_completion("pidfd info -o C", "CGROUPID\nCGROUP\nCOMM\nCWD\n"
+			  "COREDUMP\nCOREDUMPSIG\nCOREDUMPCODE\n");
+	expect_completion("pidfd info -o PID,EX",
+			  "PID,EXE\nPID,EXIT\nPID,EXITCODE\n");
+	expect_completion("pidfd kill -s KI", "KILL\n");
+	expect_completion("pidfd kill -SIGK", "-SIGKILL\n");
+	expect_completion("pidfd kill -KI", "-KILL\n");
+	got = complete("pidfd kill --signal rtmin+1");
+	ASSERT_TRUE(has_line(got, "RTMIN+1"));
+	got = complete("pidfd open self -- ech");
+	ASSERT_TRUE(has_line(got, "echo"));
+	expect_completion("pidfd op", "open\n");
+	expect_completion("pidfd wait se", "self\n");
+	got = complete("pidfd info 1");
+	ASSERT_TRUE(has_line(got, "1"));
 }
 
 /*
