@@ -84,6 +84,7 @@ static int probe_all(void)
 static int do_features(struct libpidfd_features *out, size_t size)
 {
 	struct libpidfd_features f;
+	pid_t tid;
 	int r;
 
 	if (!out)
@@ -93,7 +94,10 @@ static int do_features(struct libpidfd_features *out, size_t size)
 		return r;
 	memset(&f, 0, sizeof(f));
 	fill(&f);
-	return lpfd_user_write(lpfd_sys_gettid(), out, size, &f, sizeof(f));
+	tid = lpfd_sys_gettid();
+	if (tid < 0)
+		return tid;
+	return lpfd_user_write(tid, out, size, &f, sizeof(f));
 }
 
 LIBPIDFD_API int libpidfd_features(struct libpidfd_features *out, size_t size)

@@ -99,7 +99,11 @@ static int getfd_through_leader(pid_t tgid, int targetfd)
 static int getfd_self_process(int targetfd)
 {
 	pid_t tgid = lpfd_sys_getpid(), tid = lpfd_sys_gettid();
-	int fd = getfd_self_thread(targetfd);
+	int fd;
+
+	if (tgid < 0 || tid < 0)
+		return tgid < 0 ? tgid : tid;
+	fd = getfd_self_thread(targetfd);
 
 	if (tid == tgid || (fd >= 0 && shares_leader_files(tgid, tid, fd)))
 		return fd;

@@ -131,11 +131,14 @@ static inline bool lpfd_route_is_self(const struct lpfd_route *t)
 	return t->kind == LPFD_ROUTE_SELF_THREAD ||
 	       t->kind == LPFD_ROUTE_SELF_PROCESS;
 }
-/* The caller's tid for a thread route, its pid for a process route. */
+/*
+ * The caller's tid for a thread route, its pid for a process route, or
+ * -errno where a seccomp filter refused the call: check it.
+ */
 pid_t lpfd_route_self_id(const struct lpfd_route *t);
 /* Open a real pidfd (close-on-exec) for a self route. */
 int lpfd_route_open_self(const struct lpfd_route *t);
-/* The same, by the id lpfd_route_self_id() gave. */
+/* The same, by the id lpfd_route_self_id() gave (its -errno passes on). */
 int lpfd_route_open_self_as(const struct lpfd_route *t, pid_t id);
 
 struct lpfd_fdinfo;

@@ -42,8 +42,12 @@ static int answers_ebadf(long r)
 
 static int probe_pidfd_open(void)
 {
-	int fd = lpfd_sys_pidfd_open(lpfd_sys_getpid(), 0);
+	pid_t self = lpfd_sys_getpid();
+	int fd;
 
+	if (self < 0)
+		return self; /* refused: could not find out */
+	fd = lpfd_sys_pidfd_open(self, 0);
 	if (fd >= 0)
 		lpfd_sys_close(fd);
 	return present_unless(fd, -ENOSYS, -ENOSYS);
@@ -82,8 +86,12 @@ static int probe_process_mrelease(void)
 
 static int probe_pidfd_thread(void)
 {
-	int fd = lpfd_sys_pidfd_open(lpfd_sys_gettid(), PIDFD_THREAD);
+	pid_t tid = lpfd_sys_gettid();
+	int fd;
 
+	if (tid < 0)
+		return tid;
+	fd = lpfd_sys_pidfd_open(tid, PIDFD_THREAD);
 	if (fd >= 0)
 		lpfd_sys_close(fd);
 	return present_unless(fd, -EINVAL, -EINVAL);
@@ -110,7 +118,8 @@ static int probe_close_range(void)
 /* A pidfs ioctl on a pidfd of our own, opened for this one probe. */
 static int ioctl_on_self(unsigned long cmd, void *arg)
 {
-	int pidfd = lpfd_sys_pidfd_open(lpfd_sys_getpid(), 0), r;
+	pid_t self = lpfd_sys_getpid();
+	int pidfd = self < 0 ? self : lpfd_sys_pidfd_open(self, 0), r;
 
 	if (pidfd < 0)
 		return pidfd;

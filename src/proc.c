@@ -640,13 +640,25 @@ int lpfd_proc_fd_errno(int fd, int err)
  */
 static bool pidfd_is_calling_leader(int fd)
 {
+	pid_t tid = lpfd_sys_gettid();
 	siginfo_t si;
 
-	if (lpfd_sys_gettid() != lpfd_sys_getpid())
+	if (tid < 0 || tid != lpfd_sys_getpid())
 		return false;
 	memset(&si, 0, sizeof(si));
 	si.si_code = SI_USER;
 	return lpfd_sys_pidfd_send_signal(fd, 0, &si, 0) == 0;
+}
+
+/* getpid() refused (a seccomp filter): its errno, never a made-up pid. */
+static int own_pid(struct lpfd_fdinfo *out)
+{
+	pid_t pid = lpfd_sys_getpid();
+
+	if (pid < 0)
+		return pid;
+	out->pid = pid;
+	return 0;
 }
 
 /*
@@ -684,7 +696,7 @@ static int fdinfo_refused(int fd, struct lpfd_fdinfo *out)
 	if (lpfd_sys_pidfd_send_signal(fd, 0, NULL, 0) == -ESRCH)
 		out->pid = -1; /* reaped, as the fdinfo says from 5.5 on */
 	else if (pidfd_is_calling_leader(fd))
-		out->pid = lpfd_sys_getpid();
+		return own_pid(out);
 	else
 		return -EACCES;
 	return 0;

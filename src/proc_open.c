@@ -44,6 +44,8 @@ static int copy_name(char *out, const char *name)
 	pid_t tid = lpfd_sys_gettid();
 	size_t n = 0;
 
+	if (tid < 0)
+		return tid;
 	while (n < PROC_NAME_MAX) {
 		size_t piece = 4096 - ((uintptr_t)(name + n) & 4095);
 
@@ -145,6 +147,7 @@ static void name_base(struct proc_target *t, pid_t pid, pid_t tid)
 static int open_target(struct lpfd_proc *p, int pidfd, struct proc_target *t)
 {
 	struct lpfd_route route = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	pid_t pid, tid;
 	int r;
 
 	if (route.kind == LPFD_ROUTE_BAD)
@@ -159,12 +162,16 @@ static int open_target(struct lpfd_proc *p, int pidfd, struct proc_target *t)
 		name_base(t, r, 0);
 		return 0;
 	}
+	/* Refused (a seccomp filter): no made-up id names a directory. */
+	pid = lpfd_sys_getpid();
+	tid = route.kind == LPFD_ROUTE_SELF_THREAD ? lpfd_sys_gettid() : 0;
+	if (pid < 0 || tid < 0)
+		return pid < 0 ? pid : tid;
 	r = lpfd_proc_open(p, LPFD_PROC_OUR_PIDS);
 	if (r < 0)
 		return r;
 	t->pidfd = -1;
-	name_base(t, lpfd_sys_getpid(),
-		  route.kind == LPFD_ROUTE_SELF_THREAD ? lpfd_sys_gettid() : 0);
+	name_base(t, pid, tid);
 	return 0;
 }
 

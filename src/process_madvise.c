@@ -150,11 +150,16 @@ static ssize_t madvise_self(pid_t tid, const struct iovec *iov, size_t vlen,
 static ssize_t process_madvise_self(const struct iovec *iov, size_t vlen,
 				    int advice, unsigned int flags)
 {
+	pid_t tid;
+
 	if (flags)
 		return -EINVAL;
 	if (vlen > UIO_MAXIOV)
 		return -EINVAL;
-	return madvise_self(lpfd_sys_gettid(), iov, vlen, advice);
+	tid = lpfd_sys_gettid();
+	if (tid < 0)
+		return tid;
+	return madvise_self(tid, iov, vlen, advice);
 }
 
 /*

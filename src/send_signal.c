@@ -123,6 +123,8 @@ static int send_signal_self_plain(const struct lpfd_route *t, int sig,
 {
 	pid_t id = lpfd_route_self_id(t);
 
+	if (id < 0)
+		return id; /* refused: kill(-1) or kill(1) would signal others */
 	if (scope == SCOPE_THREAD)
 		return lpfd_sys_tkill(id, sig);
 	return lpfd_sys_kill(scope == SCOPE_GROUP ? id : -id, sig);
@@ -146,7 +148,11 @@ static int send_signal_self(const struct lpfd_route *t, int sig,
 	if (!info)
 		return send_signal_self_plain(t, sig, scope);
 	tid = lpfd_sys_gettid();
+	if (tid < 0)
+		return tid;
 	tgid = lpfd_sys_getpid();
+	if (tgid < 0)
+		return tgid;
 	id = t->kind == LPFD_ROUTE_SELF_THREAD ? tid : tgid;
 	r = check_siginfo(tid, sig, info, &head);
 	if (r < 0)

@@ -59,6 +59,12 @@ struct lpfd_route lpfd_route(int pidfd, enum lpfd_feature call)
 	}
 }
 
+/*
+ * getpid() and gettid() cannot fail in the kernel, but a seccomp filter can
+ * refuse them with any errno: the result is then -errno, which every
+ * caller returns rather than take for an id (kill(-1) would signal every
+ * process the caller may signal).
+ */
 pid_t lpfd_route_self_id(const struct lpfd_route *t)
 {
 	if (t->kind == LPFD_ROUTE_SELF_THREAD)
@@ -72,6 +78,8 @@ pid_t lpfd_route_self_id(const struct lpfd_route *t)
  */
 int lpfd_route_open_self_as(const struct lpfd_route *t, pid_t id)
 {
+	if (id < 0)
+		return id;
 	return lpfd_sys_pidfd_open(id, t->kind == LPFD_ROUTE_SELF_THREAD ?
 						PIDFD_THREAD : 0);
 }

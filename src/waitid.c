@@ -20,9 +20,14 @@ static int do_waitid(int pidfd, siginfo_t *info, int options,
 		     struct rusage *ru)
 {
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
+	pid_t self;
 
-	if (lpfd_route_is_self(&t))
-		return lpfd_sys_waitid(P_PID, lpfd_sys_getpid(), info, options, ru);
+	if (lpfd_route_is_self(&t)) {
+		self = lpfd_sys_getpid();
+		if (self < 0)
+			return self; /* refused: never P_PID of a made-up id */
+		return lpfd_sys_waitid(P_PID, self, info, options, ru);
+	}
 	return lpfd_sys_waitid(P_PIDFD, pidfd, info, options, ru);
 }
 
