@@ -189,6 +189,8 @@ static int read_request(pid_t *id, const struct libpidfd_info *info,
 		r = lpfd_user_read(*id, req, info, sizeof(*req));
 	if (r == -ESRCH) {
 		*id = lpfd_sys_gettid();
+		if (*id < 0)
+			return *id;
 		r = lpfd_user_read(*id, req, info, sizeof(*req));
 	}
 	if (r == 0)
@@ -290,17 +292,36 @@ static void emulate_coredump(struct libpidfd_info *k, bool own_process)
 	k->mask |= PIDFD_INFO_COREDUMP;
 }
 
-/* The calling thread's credentials, from the system calls that tell them. */
-static void thread_creds(struct libpidfd_info *k)
+/*
+ * setfs[ug]id() has no error return: a seccomp filter's refusal comes back
+ * as -errno, an id in the top 4095, where only a user namespace mapping
+ * such ids puts a real one. The status file tells those apart.
+ */
+static bool maybe_refused(unsigned int id)
+{
+	return id >= (unsigned int)-4095;
+}
+
+/*
+ * The calling thread's credentials, from the system calls that tell them:
+ * 0, -errno where one was refused, 1 where a file system id is to be read
+ * from the thread's status file instead.
+ */
+static int thread_creds(struct libpidfd_info *k)
 {
 	unsigned int id[3];
+	int r = lpfd_sys_getresuid(id);
 
-	lpfd_sys_getresuid(id);
+	if (r < 0)
+		return r;
 	k->ruid = id[0], k->euid = id[1], k->suid = id[2];
-	lpfd_sys_getresgid(id);
+	r = lpfd_sys_getresgid(id);
+	if (r < 0)
+		return r;
 	k->rgid = id[0], k->egid = id[1], k->sgid = id[2];
 	k->fsuid = lpfd_sys_getfsuid();
 	k->fsgid = lpfd_sys_getfsgid();
+	return maybe_refused(k->fsuid) || maybe_refused(k->fsgid);
 }
 
 static void status_creds(const struct lpfd_status *st, struct libpidfd_info *k)
@@ -312,18 +333,20 @@ static void status_creds(const struct lpfd_status *st, struct libpidfd_info *k)
 }
 
 /*
- * The leader's credentials, which the kernel reports for the process:
- * each thread has its own (a raw setresuid() in one changes no other's),
- * and the system calls tell only the calling thread's. /proc/self is the
- * leader in any procfs that shows us at all; in one that does not, the
- * emulation cannot answer.
+ * The leader's credentials ("self/status"), which the kernel reports for
+ * the process: each thread has its own (a raw setresuid() in one changes
+ * no other's), and the system calls tell only the calling thread's.
+ * /proc/self is the leader in any procfs that shows us at all; in one that
+ * does not, the emulation cannot answer. Or the calling thread's
+ * ("thread-self/status"), where a system call's answer may be a refusal.
  */
-static __attribute__((noinline)) int leader_creds(struct lpfd_proc *p,
-						  struct libpidfd_info *k)
+static __attribute__((noinline)) int status_file_creds(struct lpfd_proc *p,
+						       const char *file,
+						       struct libpidfd_info *k)
 {
 	struct lpfd_status st;
 	char buf[512];
-	ssize_t n = lpfd_proc_read(p, "self/status", buf, sizeof(buf));
+	ssize_t n = lpfd_proc_read(p, file, buf, sizeof(buf));
 
 	if (n < 0)
 		return n == -ENOENT ? -ENOSYS : (int)n;
@@ -351,8 +374,9 @@ static int cgroupid_expected;
 /* One emulated call: its /proc, open or not, and the process it names. */
 struct emulated {
 	const struct lpfd_route *t;
-	pid_t tid; /* the calling thread's */
-	int pid;   /* the target's, in our pid namespace; 0 for a sentinel */
+	pid_t tid;  /* the calling thread's */
+	pid_t tgid; /* the calling process's */
+	int pid;    /* the target's, in our pid namespace; 0 for a sentinel */
 	bool proc_open;
 	struct lpfd_proc p;
 };
@@ -406,22 +430,28 @@ static void put_cgroupid(struct libpidfd_info *k, uint64_t id)
 static int self_base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
 {
 	bool thread = e->t->kind == LPFD_ROUTE_SELF_THREAD;
+	pid_t ppid = lpfd_sys_getppid(); /* 0 is an answer; < 0 a refusal */
 	uint64_t id;
 	int r = 0;
 
-	k->tgid = (uint32_t)lpfd_sys_getpid();
+	if (ppid < 0)
+		return ppid;
+	k->tgid = (uint32_t)e->tgid;
 	k->pid = thread ? (uint32_t)e->tid : k->tgid;
-	k->ppid = (uint32_t)lpfd_sys_getppid();
+	k->ppid = (uint32_t)ppid;
 	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
-	if (k->pid == (uint32_t)e->tid) {
-		thread_creds(k);
-	} else {
+	if (k->pid == (uint32_t)e->tid)
+		r = thread_creds(k);
+	else
+		r = 1;
+	if (r > 0) {
 		/* Our own files: any procfs that shows us names them alike. */
 		r = lpfd_proc_open(&e->p, LPFD_PROC_ANY);
 		if (r < 0)
 			return r;
 		e->proc_open = true;
-		r = leader_creds(&e->p, k);
+		r = status_file_creds(&e->p, k->pid == (uint32_t)e->tid ?
+			"thread-self/status" : "self/status", k);
 	}
 	if (r == 0 && (req & PIDFD_INFO_CGROUPID) && read_cgroupid(e, &id))
 		put_cgroupid(k, id);
@@ -501,7 +531,7 @@ static void answer_the_request(struct emulated *e, uint64_t req,
 		   (lpfd_route_is_self(e->t) || unreaped_or_esrch(e) == 0))
 		put_cgroupid(k, id);
 	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, k->tgid == (uint32_t)lpfd_sys_getpid());
+		emulate_coredump(k, k->tgid == (uint32_t)e->tgid);
 	if (req & PIDFD_INFO_SUPPORTED_MASK)
 		put_supported(k, sizeof(*k));
 }
@@ -543,7 +573,13 @@ static int answer_then_request(struct emulated *e, struct libpidfd_info *info,
 	/* Each extra changes the mask whenever it changes a field. */
 	if (k.mask == first_mask)
 		return 0;
-	return lpfd_user_write(e->tid, info, size, &k, sizeof(k));
+	/*
+	 * The first answer is written and whole, as a kernel without the
+	 * extras gives it: where this write is refused (a seccomp filter),
+	 * it stands, rather than a failure with the struct written.
+	 */
+	(void)lpfd_user_write(e->tid, info, size, &k, sizeof(k));
+	return 0;
 }
 
 static int get_info_emulated(const struct lpfd_route *t,
@@ -554,7 +590,13 @@ static int get_info_emulated(const struct lpfd_route *t,
 
 	if (t->kind == LPFD_ROUTE_BAD)
 		return -EBADF;
+	/* Refused (a seccomp filter): no made-up id is ever compared. */
 	e.tid = lpfd_sys_gettid();
+	if (e.tid < 0)
+		return e.tid;
+	e.tgid = lpfd_sys_getpid();
+	if (e.tgid < 0)
+		return e.tgid;
 	if (!lpfd_route_is_self(t)) {
 		r = lpfd_proc_open_pidfd(&e.p, t->fd, &e.pid);
 		if (r < 0)
