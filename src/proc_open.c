@@ -292,6 +292,11 @@ static int do_proc_open(int pidfd, const char *name, int flags)
 	r = open_target(&p, pidfd, &t);
 	if (r < 0)
 		return r;
+	/*
+	 * The files the proof read, which a refused call makes more of, are
+	 * closed first: the answer takes the same number either way.
+	 */
+	lpfd_proc_release(&p);
 	fd = open_path(&p, path, full_path(path, sizeof(path), &t, copy), flags);
 	r = settle(&p, &t, fd);
 	if (r < 0 && fd >= 0)
