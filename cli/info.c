@@ -475,21 +475,16 @@ static void columns_parse(struct columns *c, const char *list, bool json)
 /*
  * What /proc adds, each read through the process's directory bound to
  * the pidfd: the process's own, or nothing once it is reaped, never a
- * recycled pid's. The cgroup path is checked against the id where the
- * pidfd gave one (natively always).
+ * recycled pid's.
  */
 static void read_proc(const struct target *t, const struct procdir *d,
 		      unsigned int need, struct proc *p)
 {
-	uint64_t id = p->info.cgroupid;
-
 	if ((need & NEED_STAT) && !procdir_stat(d, &p->stat))
 		p->stat.have = 0;
 	p->args = need & NEED_ARGS ? procdir_args(d) : NULL;
 	p->have_cgroup = (need & NEED_CGROUP) &&
-			 procdir_cgroup(d, has(p, PIDFD_INFO_CGROUPID) ?
-					   &id : NULL,
-					p->cgroup, sizeof(p->cgroup));
+			 procdir_cgroup(d, p->cgroup, sizeof(p->cgroup));
 	p->have_exe = (need & NEED_EXE) &&
 		      procfs_link(t->fd, "exe", p->exe, sizeof(p->exe));
 	p->have_inode = (need & NEED_INODE) && handle_inode(t, &p->inode) == 0;

@@ -276,9 +276,8 @@ bool procdir_stat(const struct procdir *d, struct lpfd_stat *st);
 bool procfs_exit_code(int pidfd, int *code);
 /* The whole command line, allocated; NULL if none. */
 char *procdir_args(const struct procdir *d);
-/* The cgroup2 path, checked against id where given. */
-bool procdir_cgroup(const struct procdir *d, const uint64_t *id, char *out,
-		    size_t size);
+/* The cgroup2 path, as the process's cgroup file names it. */
+bool procdir_cgroup(const struct procdir *d, char *out, size_t size);
 /* A link of the process's directory ("exe", "cwd"), NUL-terminated. */
 bool procfs_link(int pidfd, const char *name, char *out, size_t size);
 

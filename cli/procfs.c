@@ -331,90 +331,14 @@ bool procfs_link(int pidfd, const char *name, char *out, size_t size)
 	return true;
 }
 
-struct cgroup2_mount {
-	char root[LPFD_PATH_MAX]; /* the cgroup mounted there */
-	char mnt[LPFD_PATH_MAX];
-	bool found;
-};
-
-/* The first cgroup2 mount of our own mountinfo, looked up once a run. */
-static const struct cgroup2_mount *cgroup2_mount(void)
-{
-	static struct cgroup2_mount m;
-	static bool looked;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f;
-	int fd;
-
-	if (looked)
-		return m.found ? &m : NULL;
-	looked = true;
-	fd = libpidfd_proc_open(PIDFD_SELF_PROCESS, "mountinfo", O_RDONLY);
-	f = fd < 0 ? NULL : fdopen(fd, "r");
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while (!m.found && (len = getline(&line, &cap, f)) > 0) {
-		struct lpfd_mountinfo mi;
-
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (lpfd_parse_mountinfo_line(line, (size_t)len, &mi) < 0 ||
-		    strlen(mi.root) >= sizeof(m.root) ||
-		    strlen(mi.mnt) >= sizeof(m.mnt))
-			continue;
-		strcpy(m.root, mi.root);
-		strcpy(m.mnt, mi.mnt);
-		m.found = true;
-	}
-	free(line);
-	fclose(f);
-	return m.found ? &m : NULL;
-}
-
-/* The cgroup2 id of a directory: its file handle, 8 bytes. */
-static bool cgroup_id_of(const char *dir, uint64_t *id)
-{
-	struct {
-		struct file_handle fh;
-		unsigned char bytes[64];
-	} h = { .fh.handle_bytes = sizeof(h.bytes) };
-	int mnt_id;
-
-	if (name_to_handle_at(AT_FDCWD, dir, &h.fh, &mnt_id, 0) < 0 ||
-	    h.fh.handle_bytes != sizeof(*id))
-		return false;
-	memcpy(id, h.fh.f_handle, sizeof(*id));
-	return true;
-}
-
 /*
- * The cgroup2 path of the process, kept only if it names a directory
- * through the cgroup2 mount, and one with the very id the pidfd gave
- * where id is known: a moved process never shows a wrong one.
+ * The cgroup2 path of the process, as its own cgroup file names it (from
+ * our cgroup namespace), read through its directory: the process's own.
  */
-bool procdir_cgroup(const struct procdir *d, const uint64_t *id, char *out,
-		    size_t size)
+bool procdir_cgroup(const struct procdir *d, char *out, size_t size)
 {
-	char buf[4096], rel[LPFD_PATH_MAX], dir[2 * LPFD_PATH_MAX];
-	const struct cgroup2_mount *m = cgroup2_mount();
+	char buf[4096];
 	ssize_t n = read_file(d, "cgroup", buf, sizeof(buf));
-	size_t rlen;
-	uint64_t dir_id;
 
-	if (!m || n <= 0 || lpfd_parse_cgroup(buf, (size_t)n, rel, sizeof(rel)) < 0)
-		return false;
-	rlen = strcmp(m->root, "/") == 0 ? 0 : strlen(m->root);
-	if (strncmp(rel, m->root, rlen) != 0 || (rel[rlen] && rel[rlen] != '/'))
-		return false; /* outside what is mounted here */
-	snprintf(dir, sizeof(dir), "%s%s", m->mnt, rel + rlen);
-	if (!cgroup_id_of(dir, &dir_id) || (id && dir_id != *id) ||
-	    strlen(rel) >= size)
-		return false;
-	strcpy(out, rel);
-	return true;
+	return n > 0 && lpfd_parse_cgroup(buf, (size_t)n, out, size) == 0;
 }
