@@ -31,8 +31,10 @@ struct proc {
 	/* From /proc, through the pidfd: each the process's own where set. */
 	struct lpfd_stat stat;
 	bool have_cgroup, have_exe, have_cwd;
-	bool have_inode;
+	bool have_inode, have_wchan, have_statm;
+	unsigned long long vsz_kb, rss_kb; /* from statm */
 	uint64_t inode; /* of the pidfd, on pidfs (Linux 6.9) */
+	char wchan[64];
 	char *args; /* whole, allocated; NULL if none */
 	char cgroup[LPFD_PATH_MAX];
 	char exe[PATH_MAX];
@@ -48,8 +50,11 @@ struct proc {
 #define NEED_CWD      (1u << 5) /* /proc/<pid>/cwd */
 #define NEED_COREDUMP (1u << 6) /* PIDFD_INFO_COREDUMP */
 #define NEED_INODE    (1u << 7) /* the pidfd's own inode */
+#define NEED_WCHAN    (1u << 8) /* /proc/<pid>/wchan */
+#define NEED_STATM    (1u << 9) /* /proc/<pid>/statm */
 /* Those read through the process's directory. */
-#define NEED_FILES    (NEED_STAT | NEED_ARGS | NEED_CGROUP)
+#define NEED_FILES    (NEED_STAT | NEED_ARGS | NEED_CGROUP | NEED_WCHAN | \
+		       NEED_STATM)
 
 enum ftype { F_NUM, F_STR };
 
@@ -323,6 +328,242 @@ static bool get_start(const struct proc *p, char *b, size_t n)
 	return true;
 }
 
+/* ------------------------------------------------------------------------
+ * What ps shows of /proc/<pid>/stat, computed as procps 4 does.
+ */
+static bool ps_has(const struct proc *p)
+{
+	return stat_has(p, LPFD_STAT_PS);
+}
+
+static long clock_hz(void)
+{
+	static long hz;
+
+	if (!hz && (hz = sysconf(_SC_CLK_TCK)) <= 0)
+		hz = 100;
+	return hz;
+}
+
+/* Seconds since boot, taken once a run, as ps takes its uptime once. */
+static double uptime(void)
+{
+	static double up = -1;
+	struct timespec ts;
+
+	if (up < 0) {
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		up = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	}
+	return up;
+}
+
+/* Whole seconds since the process started (ps's etime). */
+static unsigned long long elapsed(const struct proc *p)
+{
+	double e = uptime() - (double)p->stat.start / (double)clock_hz();
+
+	return e > 0 ? (unsigned long long)e : 0;
+}
+
+#define PS_NUM(name, expr)                                                    \
+	static bool get_##name(const struct proc *p, char *b, size_t n)       \
+	{                                                                     \
+		if (ps_has(p))                                                \
+			snprintf(b, n, "%lld", (long long)(expr));            \
+		return ps_has(p);                                             \
+	}
+PS_NUM(pgid, p->stat.pgrp)
+PS_NUM(sid, p->stat.session)
+PS_NUM(nlwp, p->stat.threads)
+/* ps -o pri: 39 down to 0 for nice -20 to 19, 40 to 139 real-time. */
+PS_NUM(pri, 39 - p->stat.priority)
+
+#define STATM_NUM(name)                                                       \
+	static bool get_##name(const struct proc *p, char *b, size_t n)       \
+	{                                                                     \
+		if (p->have_statm)                                            \
+			snprintf(b, n, "%llu", p->name##_kb);                 \
+		return p->have_statm;                                         \
+	}
+STATM_NUM(vsz)
+STATM_NUM(rss)
+
+/* Nice, or "-" for a real-time or deadline task, whose priority is < 0. */
+static bool get_ni(const struct proc *p, char *b, size_t n)
+{
+	if (!ps_has(p))
+		return false;
+	if (p->stat.priority < 0)
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, "%d", p->stat.nice);
+	return true;
+}
+
+/* Tenths of a percent: CPU time over the time since it started, as ps. */
+static bool get_pcpu(const struct proc *p, char *b, size_t n)
+{
+	unsigned long long secs, permille = 0;
+
+	if (!ps_has(p))
+		return false;
+	secs = elapsed(p);
+	if (secs)
+		permille = p->stat.cpu * 1000 / (unsigned long long)clock_hz() / secs;
+	if (permille > 999)
+		snprintf(b, n, "%llu", permille / 10);
+	else
+		snprintf(b, n, "%llu.%llu", permille / 10, permille % 10);
+	return true;
+}
+
+/* Resident memory over MemTotal, in tenths of a percent, as ps. */
+static bool get_pmem(const struct proc *p, char *b, size_t n)
+{
+	static long long total = -1;
+	unsigned long long permille;
+
+	if (total < 0 && !procfs_mem_total(&total))
+		total = 0;
+	if (!p->have_statm || total <= 0)
+		return false;
+	permille = p->rss_kb * 1000 / (unsigned long long)total;
+	if (permille > 999)
+		permille = 999;
+	snprintf(b, n, "%llu.%llu", permille / 10, permille % 10);
+	return true;
+}
+
+/* [DD-]HH:MM:SS, ps's TIME; [[DD-]HH:]MM:SS, its ETIME. */
+static void duration(unsigned long long t, bool short_form, char *b, size_t n)
+{
+	unsigned long long s = t % 60, m = t / 60 % 60, h = t / 3600 % 24,
+			   d = t / 86400;
+	size_t o = 0;
+
+	if (d)
+		o = (size_t)snprintf(b, n, "%llu-", d);
+	if (!short_form || d || h)
+		o += (size_t)snprintf(b + o, o < n ? n - o : 0, "%02llu:", h);
+	snprintf(b + o, o < n ? n - o : 0, "%02llu:%02llu", m, s);
+}
+
+static bool get_time(const struct proc *p, char *b, size_t n)
+{
+	if (ps_has(p))
+		duration(p->stat.cpu / (unsigned long long)clock_hz(), false, b, n);
+	return ps_has(p);
+}
+
+static bool key_time(const struct proc *p, double *v)
+{
+	*v = (double)p->stat.cpu;
+	return ps_has(p);
+}
+
+static bool get_etime(const struct proc *p, char *b, size_t n)
+{
+	if (stat_has(p, LPFD_STAT_START))
+		duration(elapsed(p), true, b, n);
+	return stat_has(p, LPFD_STAT_START);
+}
+
+/* The start time: earlier first, so the longest-running first for ETIME. */
+static bool key_start(const struct proc *p, double *v)
+{
+	*v = (double)p->stat.start;
+	return stat_has(p, LPFD_STAT_START);
+}
+
+static bool key_etime(const struct proc *p, double *v)
+{
+	*v = -(double)p->stat.start;
+	return stat_has(p, LPFD_STAT_START);
+}
+
+/* ps's TTY: pts/N, ttyN, ttySN from the device number, "?" for none. */
+static bool get_tty(const struct proc *p, char *b, size_t n)
+{
+	unsigned int dev = p->stat.tty, major = (dev >> 8) & 0xfff,
+		     minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+
+	if (!ps_has(p))
+		return false;
+	if (!dev)
+		snprintf(b, n, "?");
+	else if (major >= 136 && major <= 143)
+		snprintf(b, n, "pts/%u", minor + (major - 136) * 256);
+	else if (major == 4 && minor < 64)
+		snprintf(b, n, "tty%u", minor);
+	else if (major == 4)
+		snprintf(b, n, "ttyS%u", minor - 64);
+	else if (major == 5 && minor == 1)
+		snprintf(b, n, "console");
+	else
+		snprintf(b, n, "%u:%u", major, minor);
+	return true;
+}
+
+/*
+ * ps's STAT: the state, then < (nice < 0) or N (nice > 0), s (session
+ * leader), l (threads), + (in the terminal's foreground group). ps's L
+ * (pages locked in memory) is not shown: it needs a file more a process.
+ */
+static bool get_stat(const struct proc *p, char *b, size_t n)
+{
+	char s[8];
+	size_t o = 0;
+
+	if (!ps_has(p) || !stat_has(p, LPFD_STAT_STATE) ||
+	    !has(p, PIDFD_INFO_PID))
+		return false;
+	s[o++] = p->stat.state;
+	if (p->stat.nice < 0)
+		s[o++] = '<';
+	else if (p->stat.nice > 0)
+		s[o++] = 'N';
+	if ((uint32_t)p->stat.session == p->info.pid)
+		s[o++] = 's';
+	if (p->stat.threads > 1)
+		s[o++] = 'l';
+	if (p->stat.tpgid == p->stat.pgrp && p->stat.tty)
+		s[o++] = '+';
+	s[o] = '\0';
+	snprintf(b, n, "%s", s);
+	return true;
+}
+
+/* As ps's lstart: "Mon Dec  7 03:20:53 2026". */
+static bool get_lstart(const struct proc *p, char *b, size_t n)
+{
+	time_t t;
+	struct tm tm;
+
+	if (!stat_has(p, LPFD_STAT_START))
+		return false;
+	t = time_of_ticks(p->stat.start);
+	localtime_r(&t, &tm);
+	strftime(b, n, "%a %b %e %H:%M:%S %Y", &tm);
+	return true;
+}
+
+static bool get_wchan(const struct proc *p, char *b, size_t n)
+{
+	if (p->have_wchan)
+		snprintf(b, n, "%s", p->wchan);
+	return p->have_wchan;
+}
+
+/* PID:INODE, as util-linux 2.42 names a process, where pidfs has inodes. */
+static bool get_handle(const struct proc *p, char *b, size_t n)
+{
+	if (!p->have_inode || !has(p, PIDFD_INFO_PID) || !p->info.pid)
+		return false;
+	snprintf(b, n, "%" PRIu32 ":%" PRIu64, p->info.pid, p->inode);
+	return true;
+}
+
 #define CG NEED_CGROUPID
 static const struct field fields[] = {
 	{ "PID", F_NUM, "process ID, in this PID namespace", get_pid, 0 },
@@ -355,14 +596,38 @@ static const struct field fields[] = {
 	{ "CWD", F_STR, "working directory", get_cwd, NEED_CWD },
 	{ "INODE", F_NUM, "pidfs inode of its pidfd, for PID:INODE", get_inode,
 	  NEED_INODE },
-	{ "EXIT", F_STR, "how it ended, once reaped", get_exit, 0 },
-	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it", get_exitcode, 0 },
+	{ "EXIT", F_STR, "how it ended", get_exit, NEED_STAT },
+	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it",
+	  get_exitcode, NEED_STAT },
 	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump,
 	  NEED_COREDUMP },
 	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig,
 	  NEED_COREDUMP },
 	{ "COREDUMPCODE", F_NUM, "its si_code (SI_TKILL: -6)", get_coredumpcode,
 	  NEED_COREDUMP },
+	{ "HANDLE", F_STR, "PID:INODE, which kill and wait take back",
+	  get_handle, NEED_INODE },
+	{ "STAT", F_STR, "ps's STAT: state and <, N, s, l, +", get_stat,
+	  NEED_STAT },
+	{ "TTY", F_STR, "controlling terminal (? if none)", get_tty, NEED_STAT },
+	{ "PGID", F_NUM, "process group ID", get_pgid, NEED_STAT },
+	{ "SID", F_NUM, "session ID", get_sid, NEED_STAT },
+	{ "NI", F_STR, "nice value (- if real-time)", get_ni, NEED_STAT },
+	{ "PRI", F_NUM, "priority as ps -o pri: higher runs first",
+	  get_pri, NEED_STAT },
+	{ "NLWP", F_NUM, "number of threads", get_nlwp, NEED_STAT },
+	{ "RSS", F_NUM, "resident memory, KiB", get_rss, NEED_STATM },
+	{ "VSZ", F_NUM, "virtual memory, KiB", get_vsz, NEED_STATM },
+	{ "%CPU", F_NUM, "CPU time over its lifetime, percent",
+	  get_pcpu, NEED_STAT },
+	{ "%MEM", F_NUM, "resident memory over the total, percent",
+	  get_pmem, NEED_STATM },
+	{ "TIME", F_STR, "CPU time, [DD-]HH:MM:SS", get_time, NEED_STAT },
+	{ "ETIME", F_STR, "time since it started, [[DD-]HH:]MM:SS",
+	  get_etime, NEED_STAT },
+	{ "LSTART", F_STR, "start time, in full", get_lstart, NEED_STAT },
+	{ "WCHAN", F_STR, "kernel function it sleeps in", get_wchan,
+	  NEED_WCHAN },
 };
 #undef CG
 
@@ -420,6 +685,42 @@ static void list_columns(int format, bool raw)
 	table_free(&t);
 }
 
+/* ps's names (ps -o) where they mean what a field of ours does. */
+static const struct {
+	const char *ps, *ours;
+} ps_names[] = {
+	{ "user", "EUSER" }, { "uid", "EUID" }, { "group", "EGROUP" },
+	{ "gid", "EGID" }, { "cmd", "ARGS" }, { "command", "ARGS" },
+	{ "ucmd", "COMM" }, { "ucomm", "COMM" }, { "s", "STATE" },
+	{ "pcpu", "%CPU" }, { "pmem", "%MEM" }, { "rssize", "RSS" },
+	{ "rsz", "RSS" }, { "vsize", "VSZ" }, { "cputime", "TIME" },
+	{ "tt", "TTY" }, { "tname", "TTY" }, { "pgrp", "PGID" },
+	{ "sess", "SID" }, { "session", "SID" }, { "nice", "NI" },
+	{ "thcount", "NLWP" }, { "stime", "START" },
+};
+
+/* A field by its name or ps's, any case: its index, or ARRAY_SIZE(fields). */
+static size_t field_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ps_names); i++)
+		if (strcasecmp(name, ps_names[i].ps) == 0)
+			name = ps_names[i].ours;
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		if (strcasecmp(name, fields[i].name) == 0)
+			break;
+	return i;
+}
+
+/* A field's JSON name: its name in lower case, "%" as "p" ("pcpu"). */
+static void json_name(FILE *f, const char *name)
+{
+	for (const char *s = name; *s; s++)
+		putc(*s == '%' ? 'p' : *s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s,
+		     f);
+}
+
 struct columns {
 	size_t idx[ARRAY_SIZE(fields) * 4];
 	size_t n;
@@ -441,9 +742,7 @@ static void columns_add(struct columns *c, const char *list)
 				c->idx[c->n++] = i;
 			continue;
 		}
-		for (i = 0; i < ARRAY_SIZE(fields); i++)
-			if (strcasecmp(name, fields[i].name) == 0)
-				break;
+		i = field_index(name);
 		if (i == ARRAY_SIZE(fields))
 			usage_error("unknown field: '%s'", name);
 		if (c->n == ARRAY_SIZE(c->idx))
@@ -488,6 +787,16 @@ static void read_proc(const struct target *t, const struct procdir *d,
 	p->have_exe = (need & NEED_EXE) &&
 		      procfs_link(t->fd, "exe", p->exe, sizeof(p->exe));
 	p->have_inode = (need & NEED_INODE) && handle_inode(t, &p->inode) == 0;
+	if ((need & NEED_STATM) &&
+	    procdir_statm(d, &p->vsz_kb, &p->rss_kb)) {
+		unsigned long long kb = (unsigned long long)sysconf(_SC_PAGESIZE) / 1024;
+
+		p->vsz_kb *= kb;
+		p->rss_kb *= kb;
+		p->have_statm = true;
+	}
+	p->have_wchan = (need & NEED_WCHAN) &&
+			procdir_wchan(d, p->wchan, sizeof(p->wchan));
 	p->have_cwd = (need & NEED_CWD) &&
 		      procfs_link(t->fd, "cwd", p->cwd, sizeof(p->cwd));
 }
@@ -517,6 +826,22 @@ static int get_info(const struct target *t, unsigned int need,
 }
 
 /*
+ * How an unreaped zombie ended, as wait shows it: the kernel gives
+ * PIDFD_INFO_EXIT only once the process is reaped. Its state, read with
+ * the EXIT fields, says whether to look.
+ */
+static void zombie_ending(const struct target *t, struct proc *p)
+{
+	int status;
+
+	if (!has(p, PIDFD_INFO_EXIT) && stat_has(p, LPFD_STAT_STATE) &&
+	    p->stat.state == 'Z' && zombie_exit_status(t->fd, &status)) {
+		p->info.exit_code = status;
+		p->info.mask |= PIDFD_INFO_EXIT;
+	}
+}
+
+/*
  * A process info --all listed, whose pidfd was opened on its number:
  * one directory, opened by that number from the procfs root we hold and
  * checked through the pidfd, for every file. Where libpidfd_get_info()
@@ -539,8 +864,10 @@ static int query_listed(const struct target *t, int root, unsigned int need,
 		return 0;
 	if (!from_status || !procdir_info(&d, t->pid, &p->info))
 		r = get_info(t, need, p);
-	if (r == 0)
+	if (r == 0) {
 		read_proc(t, &d, need, p);
+		zombie_ending(t, p);
+	}
 	procdir_close(&d);
 	return r < 0 ? r : 1;
 }
@@ -566,6 +893,7 @@ static int query(const struct target *t, int root, unsigned int need,
 		procdir_open(&d, t->fd);
 	read_proc(t, &d, need, p);
 	procdir_close(&d);
+	zombie_ending(t, p);
 	return 0;
 }
 
@@ -573,6 +901,13 @@ static int query(const struct target *t, int root, unsigned int need,
  * Output: a table at the end, or JSON as each process is known.
  */
 enum format { TABLE, JSON_DOC, JSON_LINES };
+
+/* --sort: the fields and directions, in turn. */
+struct sort_keys {
+	size_t field[16];
+	bool desc[16];
+	size_t n;
+};
 
 struct info_ctx {
 	struct columns cols;
@@ -582,8 +917,12 @@ struct info_ctx {
 	bool by_user;
 	uid_t users[32]; /* -u: any of these effective users */
 	size_t nusers;
+	struct sort_keys sort;
+	bool forest;
+	struct row *rows; /* kept for --sort and --forest */
+	size_t nrows, cap_rows;
 	struct table table;
-	size_t shown;
+	size_t shown, emitted;
 	int rc;
 };
 
@@ -598,56 +937,220 @@ static char *value_buffer(const struct proc *p, size_t *size)
 	return v;
 }
 
-static void print_json(const struct columns *c, const struct proc *p)
+static char *xstrdup(const char *s)
 {
-	size_t size;
-	char *v = value_buffer(p, &size);
+	char *d = strdup(s);
 
+	if (!d)
+		abort();
+	return d;
+}
+
+/* A process's values, each allocated, NULL where unknown. */
+static char **cells_of(const struct columns *c, const struct proc *p)
+{
+	char **cells = calloc(c->n ? c->n : 1, sizeof(*cells)), *v;
+	size_t size;
+
+	if (!cells)
+		abort();
+	v = value_buffer(p, &size);
+	for (size_t i = 0; i < c->n; i++)
+		if (fields[c->idx[i]].get(p, v, size))
+			cells[i] = xstrdup(v);
+	free(v);
+	return cells;
+}
+
+static void print_json(const struct columns *c, char **cells)
+{
 	putchar('{');
 	for (size_t i = 0; i < c->n; i++) {
 		const struct field *f = &fields[c->idx[i]];
-		bool known = f->get(p, v, size);
 
 		printf("%s\"", i ? "," : "");
-		for (const char *s = f->name; *s; s++)
-			putchar(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+		json_name(stdout, f->name);
 		printf("\":");
-		if (!known)
+		if (!cells[i])
 			fputs("null", stdout);
 		else if (f->type == F_NUM)
-			fputs(v, stdout);
+			fputs(cells[i], stdout);
 		else
-			json_string(stdout, v);
+			json_string(stdout, cells[i]);
 	}
 	putchar('}');
-	free(v);
+}
+
+/* A row out: to the table (which takes the cells), or as JSON. */
+static void emit(struct info_ctx *x, char **cells)
+{
+	if (x->format == TABLE) {
+		table_add_row(&x->table, cells);
+		return;
+	}
+	if (x->format == JSON_DOC)
+		json_array_item(stdout, x->emitted);
+	print_json(&x->cols, cells);
+	if (x->format == JSON_LINES)
+		putchar('\n');
+	x->emitted++;
+	for (size_t i = 0; i < x->cols.n; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+/*
+ * The times sort by the number behind their text; any other field by its
+ * value, as a number (F_NUM) or as text.
+ */
+static const struct {
+	bool (*get)(const struct proc *p, char *buf, size_t size);
+	bool (*key)(const struct proc *p, double *v);
+} time_keys[] = {
+	{ get_time, key_time }, { get_etime, key_etime },
+	{ get_start, key_start }, { get_lstart, key_start },
+};
+
+/* The value a row is sorted by, for one key. */
+static struct sort_value sort_value_of(const struct proc *p, size_t field)
+{
+	const struct field *f = &fields[field];
+	struct sort_value v = { 0 };
+	size_t size;
+	char *text;
+
+	for (size_t i = 0; i < ARRAY_SIZE(time_keys); i++)
+		if (time_keys[i].get == f->get) {
+			v.known = time_keys[i].key(p, &v.num);
+			return v;
+		}
+	text = value_buffer(p, &size);
+	v.known = f->get(p, text, size);
+	if (v.known && f->type == F_NUM)
+		v.num = strtod(text, NULL);
+	else if (v.known)
+		v.str = xstrdup(text);
+	free(text);
+	return v;
+}
+
+/* Kept until all are known, for --sort or --forest. */
+static void keep(struct info_ctx *x, const struct proc *p, char **cells)
+{
+	struct row *r;
+
+	if (x->nrows == x->cap_rows) {
+		x->cap_rows = x->cap_rows ? 2 * x->cap_rows : 256;
+		x->rows = realloc(x->rows, x->cap_rows * sizeof(*x->rows));
+		if (!x->rows)
+			abort();
+	}
+	r = &x->rows[x->nrows];
+	*r = (struct row){ .cells = cells, .seq = x->nrows };
+	if (has(p, PIDFD_INFO_PID)) {
+		r->pid = p->info.pid;
+		r->ppid = p->info.ppid;
+	}
+	r->keys = calloc(x->sort.n ? x->sort.n : 1, sizeof(*r->keys));
+	if (!r->keys)
+		abort();
+	for (size_t k = 0; k < x->sort.n; k++)
+		r->keys[k] = sort_value_of(p, x->sort.field[k]);
+	x->nrows++;
 }
 
 static void show(struct info_ctx *x, const struct proc *p)
 {
-	size_t size;
-	char *v, **row;
+	char **cells = cells_of(&x->cols, p);
 
-	if (x->format == JSON_DOC)
-		json_array_item(stdout, x->shown);
-	if (x->format != TABLE) {
-		print_json(&x->cols, p);
-		if (x->format == JSON_LINES)
-			putchar('\n');
-		x->shown++;
-		return;
-	}
-	row = calloc(x->cols.n, sizeof(*row));
-	if (!row)
-		abort();
-	v = value_buffer(p, &size);
-	for (size_t i = 0; i < x->cols.n; i++)
-		if (fields[x->cols.idx[i]].get(p, v, size) &&
-		    !(row[i] = strdup(v)))
-			abort();
-	free(v);
-	table_add_row(&x->table, row);
 	x->shown++;
+	if (x->sort.n || x->forest)
+		keep(x, p, cells);
+	else
+		emit(x, cells);
+}
+
+/* The column the tree is drawn in, as ps: ARGS, else COMM; or none. */
+static size_t tree_column(const struct columns *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (fields[c->idx[i]].get == get_args)
+			return i;
+	for (size_t i = 0; i < c->n; i++)
+		if (fields[c->idx[i]].get == get_comm)
+			return i;
+	return SIZE_MAX;
+}
+
+/* With the tree's prefix: " \_ sh -c ..."; the cell replaced. */
+static void prefix_cell(char **cell, const char *prefix)
+{
+	const char *v = *cell ? *cell : "-";
+	char *s = malloc(strlen(prefix) + strlen(v) + 1);
+
+	if (!s)
+		abort();
+	strcpy(s, prefix);
+	strcat(s, v);
+	free(*cell);
+	*cell = s;
+}
+
+/* The kept rows, sorted, as a tree where asked, out. */
+static void emit_kept(struct info_ctx *x)
+{
+	size_t tree = x->format == TABLE ? tree_column(&x->cols) : SIZE_MAX;
+	size_t *order = NULL;
+	char **prefix = NULL;
+
+	if (!x->nrows)
+		return;
+	rows_sort(x->rows, x->nrows, x->sort.desc, x->sort.n);
+	if (x->forest)
+		order = rows_forest(x->rows, x->nrows, &prefix);
+	for (size_t i = 0; i < x->nrows; i++) {
+		size_t r = order ? order[i] : i;
+
+		if (prefix && tree != SIZE_MAX && prefix[r][0])
+			prefix_cell(&x->rows[r].cells[tree], prefix[r]);
+		emit(x, x->rows[r].cells);
+	}
+	for (size_t i = 0; i < x->nrows; i++) {
+		for (size_t k = 0; k < x->sort.n; k++)
+			free(x->rows[i].keys[k].str);
+		free(x->rows[i].keys);
+		if (prefix)
+			free(prefix[i]);
+	}
+	free(prefix);
+	free(order);
+	free(x->rows);
+	x->rows = NULL;
+	x->nrows = 0;
+}
+
+/* --sort KEYS: fields by any name, '-' before one for descending. */
+static void parse_sort(struct sort_keys *s, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL, *name;
+
+	for (name = strtok_r(copy, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		bool desc = name[0] == '-';
+		size_t i;
+
+		name += name[0] == '-' || name[0] == '+';
+		i = field_index(name);
+		if (i == ARRAY_SIZE(fields))
+			usage_error("info: unknown sort key: '%s'", name);
+		if (s->n == ARRAY_SIZE(s->field))
+			usage_error("info: too many sort keys: '%s'", list);
+		s->field[s->n] = i;
+		s->desc[s->n++] = desc;
+	}
+	free(copy);
+	if (!s->n)
+		usage_error("info: no sort key in '%s'", list);
 }
 
 /* An exit status to keep: a failure outweighs "not supported". */
@@ -820,6 +1323,10 @@ void help_info(void)
 	      " -u, --user <users>       only processes of these effective users\n"
 	      "                            (names or IDs, separated by commas;\n"
 	      "                            alone: of all)\n"
+	      "     --sort <keys>        order by these fields, in turn (ps's\n"
+	      "                            names too); '-' before one: descending\n"
+	      "     --forest             each process under its parent, the tree\n"
+	      "                            drawn as by ps\n"
 	      HELP_SELECT_OPTIONS
 	      HELP_SELECT_COUNT
 	      HELP_COMMON_OPTIONS
@@ -833,6 +1340,7 @@ void help_info(void)
 	      stdout);
 }
 
+enum { OPT_SORT = 0x200, OPT_FOREST };
 static const char *const short_opts = "JjnrwHau:o:hV" SHORT_SELECT;
 static const struct option long_opts[] = {
 	OPTIONS_JSON,
@@ -844,6 +1352,8 @@ static const struct option long_opts[] = {
 	{ "user", required_argument, NULL, 'u' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fields", required_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "forest", no_argument, NULL, OPT_FOREST },
 	OPTIONS_SELECT,
 	OPTION_SELECT_COUNT,
 	OPTIONS_COMMON_END,
@@ -880,6 +1390,10 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 			parse_users(x, optarg);
 		else if (c == 'o')
 			list = optarg;
+		else if (c == OPT_SORT)
+			parse_sort(&x->sort, optarg);
+		else if (c == OPT_FOREST)
+			x->forest = true;
 		else
 			common_option(c, argv, long_opts);
 	}
@@ -898,6 +1412,8 @@ static bool parse_options(int argc, char **argv, struct info_ctx *x)
 	if (!every && optind >= argc)
 		usage_error("info: no process specified");
 	columns_parse(&x->cols, list, x->format != TABLE);
+	for (size_t k = 0; k < x->sort.n; k++)
+		x->cols.need |= fields[x->sort.field[k]].need;
 	iso_times = x->format != TABLE;
 	for (int a = optind; a < argc; a++)
 		target_check(argv[a]);
@@ -937,6 +1453,7 @@ int cmd_info(int argc, char **argv)
 	}
 	for (int a = optind; a < argc && !sel.active; a++)
 		one(&x, argv[a], false);
+	emit_kept(&x);
 	if (x.format == JSON_DOC && !sel.count) {
 		json_array_end(stdout);
 		json_doc_end(stdout);

@@ -107,6 +107,11 @@ struct ending {
 	bool core;  /* dumped core */
 };
 struct ending ending_of_wait_status(int status);
+/*
+ * An unreaped zombie's wait status, through its pidfd (cli/wait.c): false
+ * where it is no zombie or the kernel hides the status from us.
+ */
+bool zombie_exit_status(int pidfd, int *status);
 struct ending ending_of_siginfo(const siginfo_t *si);
 /* "exited 3", "killed by SIGKILL (core dumped)", "exited (status unknown)". */
 const char *ending_text(const struct ending *e, char *buf, size_t size);
@@ -251,6 +256,8 @@ DIR *procfs_list(void);
 pid_t procfs_tgid_of(pid_t tid);
 /* /proc/stat's btime, the boot time that ps uses. */
 bool procfs_boot_time(long long *btime);
+/* /proc/meminfo's MemTotal, in KiB, which ps's %MEM divides by. */
+bool procfs_mem_total(long long *kb);
 /*
  * A process's /proc directory for the reads of one query: its pidfd and,
  * where the kernel has openat2, the directory itself, bound to the
@@ -274,6 +281,11 @@ bool procdir_stat(const struct procdir *d, struct lpfd_stat *st);
  * may not ptrace-read the process: the caller decides whether to trust it.
  */
 bool procfs_exit_code(int pidfd, int *code);
+/* Virtual and resident memory in pages, from statm. */
+bool procdir_statm(const struct procdir *d, unsigned long long *size,
+		   unsigned long long *resident);
+/* The kernel function it sleeps in (ps's WCHAN), NUL-terminated. */
+bool procdir_wchan(const struct procdir *d, char *out, size_t size);
 /* The whole command line, allocated; NULL if none. */
 char *procdir_args(const struct procdir *d);
 /* The cgroup2 path, as the process's cgroup file names it. */
@@ -371,6 +383,30 @@ void selection_ready(struct selection *s, const char *cmd);
 void selection_run(struct selection *s, const char *cmd, char **operands,
 		   int n, const struct select_ops *ops, void *arg);
 void selection_free(struct selection *s);
+
+/*
+ * info's rows, in the order --sort and --forest give (cli/order.c): the
+ * cells, the values of the sort keys (a number, or text where str is
+ * set) and the ids the tree is drawn from (0: unknown).
+ */
+struct sort_value {
+	bool known;
+	double num;
+	char *str;
+};
+struct row {
+	char **cells;
+	struct sort_value *keys;
+	uint32_t pid, ppid;
+	size_t seq; /* the order found in */
+};
+/* By the keys in turn, desc[k] descending; ties in the order found. */
+void rows_sort(struct row *rows, size_t n, const bool *desc, size_t nkeys);
+/*
+ * The rows in tree order, each under its parent (allocated indices), and
+ * each row's prefix (" |   \_ ", allocated) in *prefix, by row.
+ */
+size_t *rows_forest(const struct row *rows, size_t n, char ***prefix);
 
 int cmd_info(int argc, char **argv);
 int cmd_wait(int argc, char **argv);

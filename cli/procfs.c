@@ -233,18 +233,17 @@ pid_t procfs_tgid_of(pid_t tid)
 }
 
 /*
- * The boot time in seconds since the epoch, as ps takes it: the "btime"
- * line of our proven procfs's stat file. The clocks would give it too
- * (CLOCK_REALTIME less CLOCK_BOOTTIME), but each cut to whole seconds,
- * which leaves it a second later than ps's as often as not.
+ * The number after key at the start of a line of a file of our proven
+ * procfs ("stat", "meminfo"), read line by line: the interrupt counts
+ * before it may be long.
  */
-bool procfs_boot_time(long long *btime)
+static bool procfs_value(const char *file, const char *key, long long *v)
 {
 	DIR *root = procfs_list();
-	int fd = root ? openat(dirfd(root), "stat", O_RDONLY | O_CLOEXEC) : -1;
+	int fd = root ? openat(dirfd(root), file, O_RDONLY | O_CLOEXEC) : -1;
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	size_t cap = 0, klen = strlen(key);
 	char *line = NULL;
-	size_t cap = 0;
 	bool found = false;
 
 	if (root)
@@ -254,12 +253,28 @@ bool procfs_boot_time(long long *btime)
 			close(fd);
 		return false;
 	}
-	/* Line by line: the interrupt counts before it may be long. */
 	while (!found && getline(&line, &cap, f) > 0)
-		found = sscanf(line, "btime %lld", btime) == 1 && *btime > 0;
+		found = strncmp(line, key, klen) == 0 &&
+			sscanf(line + klen, "%lld", v) == 1 && *v > 0;
 	free(line);
 	fclose(f);
 	return found;
+}
+
+/*
+ * The boot time in seconds since the epoch, as ps takes it: the "btime"
+ * line of our proven procfs's stat file. The clocks would give it too
+ * (CLOCK_REALTIME less CLOCK_BOOTTIME), but each cut to whole seconds,
+ * which leaves it a second later than ps's as often as not.
+ */
+bool procfs_boot_time(long long *btime)
+{
+	return procfs_value("stat", "btime ", btime);
+}
+
+bool procfs_mem_total(long long *kb)
+{
+	return procfs_value("meminfo", "MemTotal:", kb);
 }
 
 /* A process's files, each through the library on the pidfd alone. */
@@ -287,6 +302,27 @@ bool procdir_stat(const struct procdir *d, struct lpfd_stat *st)
 	ssize_t n = read_file(d, "stat", buf, sizeof(buf));
 
 	return n > 0 && lpfd_parse_stat(buf, (size_t)n, st) == 0;
+}
+
+/*
+ * Virtual and resident memory, in pages, from statm: the counters summed
+ * over every CPU, as ps reads them (stat's rss may lag behind).
+ */
+bool procdir_statm(const struct procdir *d, unsigned long long *size,
+		   unsigned long long *resident)
+{
+	char buf[256];
+	ssize_t n = read_file(d, "statm", buf, sizeof(buf));
+
+	return n > 0 && sscanf(buf, "%llu %llu", size, resident) == 2;
+}
+
+/* Where it sleeps, as ps's WCHAN: false where running or hidden ("0"). */
+bool procdir_wchan(const struct procdir *d, char *out, size_t size)
+{
+	ssize_t n = read_file(d, "wchan", out, size);
+
+	return n > 0 && strcmp(out, "0") != 0;
 }
 
 /*

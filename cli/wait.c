@@ -196,16 +196,21 @@ static bool exit_code_shown(int pidfd)
 }
 
 /*
- * Someone else's zombie: its exit_code, through the pidfd, so its own.
  * A code other than 0 is always the real one; a 0 only where the kernel
  * shows us the real one.
  */
+bool zombie_exit_status(int pidfd, int *status)
+{
+	return procfs_exit_code(pidfd, status) &&
+	       (*status != 0 || exit_code_shown(pidfd));
+}
+
+/* Someone else's zombie: its exit_code, through the pidfd, so its own. */
 static bool from_zombie_stat(struct waiter *w, struct report *r)
 {
 	int code;
 
-	if (!procfs_exit_code(w->t.fd, &code) ||
-	    (code == 0 && !exit_code_shown(w->t.fd)))
+	if (!zombie_exit_status(w->t.fd, &code))
 		return false;
 	r->end = ending_of_wait_status(code);
 	r->source = "proc_stat";

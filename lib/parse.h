@@ -77,11 +77,16 @@ struct lpfd_stat {
 	char comm[64];           /* the command name, cut to fit */
 	char state;              /* 'R', 'S', 'Z', ... */
 	unsigned long long start; /* clock ticks after boot */
+	/* LPFD_STAT_PS: the fields ps shows beside them. */
+	int pgrp, session, tpgid, priority, nice, threads;
+	unsigned int tty;        /* tty_nr: the device number */
+	unsigned long long cpu;  /* utime + stime, in clock ticks */
 	unsigned int have;       /* LPFD_STAT_* */
 };
 #define LPFD_STAT_COMM  (1u << 0)
 #define LPFD_STAT_STATE (1u << 1)
 #define LPFD_STAT_START (1u << 2)
+#define LPFD_STAT_PS    (1u << 3)
 /* 0 with what was well-formed, or -ENOENT if there is no "(comm)". */
 int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out);
 /* Its exit_code (field 52), as waitpid(2) gives it; or -ENOENT. */

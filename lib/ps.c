@@ -9,14 +9,16 @@
 #include "parse.h"
 
 /*
- * /proc/<pid>/stat: "pid (comm) S ppid ... starttime ...". The command
- * name may hold spaces and parentheses, so it ends at the last ')'. The
- * start time is field 22, in clock ticks after boot.
+ * /proc/<pid>/stat: "pid (comm) S ppid ... starttime vsize rss ...". The
+ * command name may hold spaces and parentheses, so it ends at the last
+ * ')'. The start time is field 22, in clock ticks after boot; the fields
+ * ps shows beside it are before it (proc_pid_stat(5)).
  */
 int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out)
 {
 	const char *open = memchr(buf, '(', len), *close = NULL, *p, *end = buf + len;
-	long long x;
+	long long v[23];
+	int field;
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
@@ -38,18 +40,30 @@ int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out)
 	out->state = p[1];
 	out->have |= LPFD_STAT_STATE;
 	p += 2;
-	/* Fields 4 to 21 (ppid to itrealvalue), then the start time. */
-	for (int field = 4; field <= 22; field++) {
+	/* Fields 4 (ppid) to 22 (starttime), each a whole number. */
+	for (field = 4; field <= 22; field++) {
 		if (p >= end || *p != ' ')
-			return 0;
+			break;
 		p++;
-		if (lpfd_parse_int(&p, end, &x) < 0)
-			return 0;
+		if (lpfd_parse_int(&p, end, &v[field]) < 0 ||
+		    (p < end && *p != ' ' && *p != '\n'))
+			break;
 	}
-	if (x < 0 || (p < end && *p != ' ' && *p != '\n'))
+	if (field <= 22 || v[22] < 0)
 		return 0;
-	out->start = (unsigned long long)x;
+	out->start = (unsigned long long)v[22];
 	out->have |= LPFD_STAT_START;
+	if (v[14] < 0 || v[15] < 0)
+		return 0;
+	out->pgrp = (int)v[5];
+	out->session = (int)v[6];
+	out->tty = (unsigned int)v[7];
+	out->tpgid = (int)v[8];
+	out->cpu = (unsigned long long)(v[14] + v[15]);
+	out->priority = (int)v[18];
+	out->nice = (int)v[19];
+	out->threads = (int)v[20];
+	out->have |= LPFD_STAT_PS;
 	return 0;
 }
 

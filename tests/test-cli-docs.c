@@ -36,7 +36,8 @@ static const char *word_at(const char *s)
 	while (n + 1 < sizeof(w)) {
 		if (s[0] == '\\' && s[1] == '-')
 			s++;
-		if (!isalnum((unsigned char)*s) && *s != '-')
+		/* A field may start with '%' (%CPU), as ps's do. */
+		if (!isalnum((unsigned char)*s) && *s != '-' && (*s != '%' || n))
 			break;
 		w[n++] = *s++;
 	}
@@ -299,7 +300,8 @@ TEST(fields_and_default_agree)
 		char pat[80];
 
 		/* Fields are words of capitals; the STATE letters are not fields. */
-		if (strlen(word_at(name)) < 3 || !isupper((unsigned char)name[0]))
+		if (strlen(word_at(name)) < 2 ||
+		    (!isupper((unsigned char)name[0]) && name[0] != '%'))
 			continue;
 		snprintf(pat, sizeof(pat), "\n %-12s ", word_at(name));
 		if (!strstr(f, pat))
@@ -418,7 +420,8 @@ TEST(completion_of_commands_fields_signals)
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
 		ASSERT_TRUE(has_line(got, commands[c]));
 	expect_completion("pidfd info -o PID,CG", "PID,CGROUPID\nPID,CGROUP\n");
-	expect_completion("pidfd info --output +ST", "+STATE\n+START\n");
+	expect_completion("pidfd info --output +ST", "+STATE\n+START\n+STAT\n");
+	expect_completion("pidfd info --sort PID,-%C", "PID,-%CPU\n");
 	expect_completion("pidfd info -o C", "CGROUPID\nCGROUP\nCOMM\nCWD\n"
 			  "COREDUMP\nCOREDUMPSIG\nCOREDUMPCODE\n");
 	expect_completion("pidfd info -o PID,EX",
@@ -451,7 +454,7 @@ TEST(completion_of_values_after_equals)
 	expect_completion("pidfd kill --signal = TE", "TERM\n");
 	expect_completion("pidfd kill 1 --signal = sigk", "SIGKILL\n");
 	expect_completion("pidfd info --output = PID,CG", "PID,CGROUPID\nPID,CGROUP\n");
-	expect_completion("pidfd info -o = +ST", "+STATE\n+START\n");
+	expect_completion("pidfd info -o = +ST", "+STATE\n+START\n+STAT\n");
 	expect_completion("pidfd wait --timeout =", "");
 	/* After a whole "--output=PID", processes again. */
 	expect_completion("pidfd info --output = PID se", "self\n");

@@ -290,7 +290,16 @@ TEST(parse_stat_and_cmdline)
 	ASSERT_EQ(strcmp(st.comm, "a b) (c"), 0);
 	ASSERT_EQ(st.state, 'Z');
 	ASSERT_EQ(st.start, 123456);
-	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START);
+	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START |
+			   LPFD_STAT_PS);
+	ASSERT_EQ(st.pgrp, 2);
+	ASSERT_EQ(st.session, 3);
+	ASSERT_EQ(st.tty, 4);
+	ASSERT_EQ(st.tpgid, -1);
+	ASSERT_EQ(st.cpu, 10 + 11);
+	ASSERT_EQ(st.priority, -20);
+	ASSERT_EQ(st.nice, -5);
+	ASSERT_EQ(st.threads, 1);
 	ASSERT_EQ(lpfd_parse_stat(cut, sizeof(cut) - 1, &st), 0);
 	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE);
 	ASSERT_EQ(lpfd_parse_stat("42 x) S", 7, &st), -ENOENT);
