@@ -548,10 +548,11 @@ static bool get_lstart(const struct proc *p, char *b, size_t n)
 	return true;
 }
 
+/* As ps: without the leading underscores ("__do_sys_pause"). */
 static bool get_wchan(const struct proc *p, char *b, size_t n)
 {
 	if (p->have_wchan)
-		snprintf(b, n, "%s", p->wchan);
+		snprintf(b, n, "%s", p->wchan + strspn(p->wchan, "_"));
 	return p->have_wchan;
 }
 
@@ -1105,6 +1106,9 @@ static void emit_kept(struct info_ctx *x)
 
 	if (!x->nrows)
 		return;
+	/* A tree without keys: siblings in pid order, as ps has them. */
+	for (size_t i = 0; x->forest && !x->sort.n && i < x->nrows; i++)
+		x->rows[i].seq = x->rows[i].pid;
 	rows_sort(x->rows, x->nrows, x->sort.desc, x->sort.n);
 	if (x->forest)
 		order = rows_forest(x->rows, x->nrows, &prefix);

@@ -111,6 +111,40 @@ TEST(pid_inode_operands_name_that_process_only)
 	util_kill_reap(fd);
 }
 
+/*
+ * The HANDLE column, in tables and JSON, is the PID:INODE that getino
+ * prints, and wait and kill take it back; null before pidfs.
+ */
+TEST(handle_column_given_back_to_wait_and_kill)
+{
+	char pidstr[16], handle[48], want[96];
+	struct cli_out o;
+	int fd;
+	pid_t pid = util_spawn_text(default_signals, NULL, &fd, pidstr);
+	bool pidfs = kernel_has_pidfs(fd);
+
+	snprintf(handle, sizeof(handle), "%s", handle_of(pid, fd));
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "HANDLE", pidstr), 0);
+	if (pidfs)
+		snprintf(want, sizeof(want), "{\"handle\":\"%s\"}\n", handle);
+	else
+		snprintf(want, sizeof(want), "{\"handle\":null}\n");
+	if (strcmp(o.out, want) != 0)
+		FAIL("got %s want %s", o.out, want);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-o", "HANDLE", pidstr), 0);
+	snprintf(want, sizeof(want), "%s\n", pidfs ? handle : "-");
+	ASSERT_EQ(strcmp(o.out, want), 0);
+	if (!pidfs) {
+		util_kill_reap(fd);
+		return;
+	}
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-t", "0", handle), 3);
+	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "TERM", handle), 0);
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", handle), 0);
+	util_wait_exit(fd);
+	util_kill_reap(fd);
+}
+
 /* The handle of a process whose PID was then recycled names nobody. */
 static void recycled(void)
 {

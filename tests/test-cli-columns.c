@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * info's ps columns beside procps's ps on the same processes: each value
+ * as ps shows it (those that change between two reads, %CPU, %MEM, TIME
+ * and ETIME, within a stated tolerance), ps's names as aliases, --sort
+ * and --forest in ps's order and drawing, and an unreaped zombie's end.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <termios.h>
+
+#include <libpidfd.h>
+
+#include "cli.h"
+#include "util.h"
+
+/* What ps prints for one column of one process, blanks trimmed. */
+static const char *ps_value(const char *column, pid_t pid)
+{
+	static char out[512];
+	char cmd[128];
+	size_t len;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "ps -o %s= -p %d", column, (int)pid);
+	f = popen(cmd, "r");
+	ASSERT_TRUE(f != NULL);
+	len = fread(out, 1, sizeof(out) - 1, f);
+	out[len] = '\0';
+	if (pclose(f) != 0)
+		FAIL("'%s' failed: is procps installed?", cmd);
+	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
+		out[--len] = '\0';
+	return out + strspn(out, " ");
+}
+
+/* What info prints for one field of one process, blanks trimmed. */
+static const char *info_value(const char *field, pid_t pid)
+{
+	static struct cli_out o;
+	char pidstr[16];
+	size_t len;
+
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-w", "-o", (char *)field, pidstr), 0);
+	len = strlen(o.out);
+	while (len && (o.out[len - 1] == '\n' || o.out[len - 1] == ' '))
+		o.out[--len] = '\0';
+	return o.out + strspn(o.out, " ");
+}
+
+static void *pause_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A child with a nice value, a session of its own and 3 threads. */
+static void nice_session_threads(void *arg)
+{
+	pthread_t t;
+
+	(void)arg;
+	if (setsid() < 0 || setpriority(PRIO_PROCESS, 0, 5) < 0 ||
+	    pthread_create(&t, NULL, pause_thread, NULL) ||
+	    pthread_create(&t, NULL, pause_thread, NULL))
+		_exit(90);
+}
+
+/*
+ * A child in a session of its own with a terminal (a pty; *arg its
+ * master), in the terminal's foreground: ps's pts/N and "+".
+ */
+static void with_terminal(void *arg)
+{
+	int master = *(int *)arg, slave;
+
+	if (setsid() < 0)
+		_exit(91);
+	slave = ioctl(master, TIOCGPTPEER, O_RDWR);
+	if (slave < 0 || ioctl(slave, TIOCSCTTY, 0) < 0)
+		_exit(92);
+}
+
+/* Touches *arg MiB of its own memory: its RSS. */
+static void with_memory(void *arg)
+{
+	size_t n = (size_t)*(int *)arg << 20;
+	char *p = malloc(n);
+
+	if (!p)
+		_exit(93);
+	memset(p, 1, n);
+}
+
+/* The same value, or within tolerance where it changes between reads. */
+static void compare(const char *ours, const char *field, pid_t pid)
+{
+	char mine[512], theirs[512];
+	double a, b;
+
+	snprintf(mine, sizeof(mine), "%s", info_value(ours, pid));
+	snprintf(theirs, sizeof(theirs), "%s", ps_value(field, pid));
+	if (strcmp(field, "pcpu") == 0 || strcmp(field, "pmem") == 0) {
+		/* A percent within 0.5 of ps's. */
+		a = atof(mine);
+		b = atof(theirs);
+		if (fabs(a - b) > 0.5)
+			FAIL("%s of %d: %s, ps %s", ours, pid, mine, theirs);
+		return;
+	}
+	if (strcmp(field, "etime") == 0 || strcmp(field, "time") == 0) {
+		/* MM:SS at the end: the seconds within 2 of ps's. */
+		size_t la = strlen(mine), lb = strlen(theirs);
+
+		ASSERT_TRUE(la >= 5 && lb >= 5);
+		a = atof(mine + la - 5) * 60 + atof(mine + la - 2);
+		b = atof(theirs + lb - 5) * 60 + atof(theirs + lb - 2);
+		if (la != lb || strncmp(mine, theirs, la - 5) != 0 ||
+		    fabs(a - b) > 2)
+			FAIL("%s of %d: %s, ps %s", ours, pid, mine, theirs);
+		return;
+	}
+	if (strcmp(mine, theirs) != 0)
+		FAIL("%s of %d: '%s', ps '%s'", ours, pid, mine, theirs);
+}
+
+/* Each of our column, by its name and by ps's, against ps's. */
+static const struct {
+	const char *ours, *ps;
+} same[] = {
+	{ "PID", "pid" }, { "PPID", "ppid" }, { "user", "user" },
+	{ "uid", "uid" }, { "cmd", "cmd" }, { "COMM", "comm" },
+	{ "stat", "stat" }, { "s", "s" }, { "TTY", "tty" }, { "PGID", "pgid" },
+	{ "SID", "sid" }, { "NI", "ni" }, { "PRI", "pri" }, { "NLWP", "nlwp" },
+	{ "RSS", "rss" }, { "VSZ", "vsz" }, { "WCHAN", "wchan:64" },
+	{ "LSTART", "lstart" }, { "pcpu", "pcpu" }, { "pmem", "pmem" },
+	{ "TIME", "time" }, { "ETIME", "etime" }, { "group", "group" },
+};
+
+/* All of them; where it sleeps only of a child, asleep until killed. */
+static void compare_all(pid_t pid)
+{
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		if (pid != getpid() || strcmp(same[i].ours, "WCHAN") != 0)
+			compare(same[i].ours, same[i].ps, pid);
+}
+
+TEST(columns_as_ps_shows_them)
+{
+	int fd[4], mib = 8, master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	pid_t pid[4];
+
+	pid[0] = util_spawn(NULL, NULL, &fd[0]);
+	pid[1] = util_spawn(nice_session_threads, NULL, &fd[1]);
+	pid[2] = util_spawn(with_memory, &mib, &fd[2]);
+	/* A guest without /dev/ptmx: the terminal case is left out. */
+	if (master >= 0) {
+		ASSERT_EQ(unlockpt(master), 0);
+		pid[3] = util_spawn(with_terminal, &master, &fd[3]);
+	}
+	for (int i = 0; i < (master >= 0 ? 4 : 3); i++)
+		compare_all(pid[i]);
+	/* The test itself: running, CPU time of its own. */
+	compare_all(getpid());
+	if (master >= 0) {
+		ASSERT_EQ(strncmp(info_value("TTY", pid[3]), "pts/", 4), 0);
+		ASSERT_EQ(strcmp(info_value("STAT", pid[3]), "Ss+"), 0);
+		util_kill_reap(fd[3]);
+		close(master);
+	}
+	ASSERT_EQ(strcmp(info_value("STAT", pid[1]), "SNsl"), 0);
+	ASSERT_EQ(strcmp(info_value("NLWP", pid[1]), "3"), 0);
+	for (int i = 0; i < 3; i++)
+		util_kill_reap(fd[i]);
+}
+
+/* ps -o's names for the same fields give the same table. */
+TEST(ps_names_are_aliases)
+{
+	static struct cli_out a, b;
+	char pidstr[16];
+	int fd;
+
+	util_spawn_text(NULL, NULL, &fd, pidstr);
+	ASSERT_EQ(CLI(&a, "pidfd", "info", "-o", "pid,user,uid,cmd,stat,pcpu,pmem,"
+		      "rsz,vsize,tt,pgrp,sess,nice,thcount,cputime", pidstr), 0);
+	ASSERT_EQ(CLI(&b, "pidfd", "info", "-o", "PID,EUSER,EUID,ARGS,STAT,%CPU,"
+		      "%MEM,RSS,VSZ,TTY,PGID,SID,NI,NLWP,TIME", pidstr), 0);
+	ASSERT_EQ(strcmp(a.out, b.out), 0);
+	ASSERT_TRUE(strstr(a.out, " %CPU %MEM ") != NULL);
+	ASSERT_EQ(CLI(&a, "pidfd", "info", "-J", "-o", "pcpu,pmem", pidstr), 0);
+	ASSERT_TRUE(json_valid(a.out));
+	ASSERT_TRUE(strstr(a.out, "{\"pcpu\":") != NULL);
+	ASSERT_TRUE(strstr(a.out, ",\"pmem\":") != NULL);
+	ASSERT_EQ(CLI(&a, "pidfd", "info", "-o", "pid,nosuch", pidstr), 1);
+	ASSERT_TRUE(strstr(a.err, "unknown field: 'nosuch'") != NULL);
+	util_kill_reap(fd);
+}
+
+/* The pids of a command's output lines, in order, as one text. */
+static void pids_of(const char *out, char *pids, size_t size)
+{
+	size_t o = 0;
+
+	pids[0] = '\0';
+	for (const char *p = out; *p; p = strchr(p, '\n') + 1) {
+		o += (size_t)snprintf(pids + o, size - o, "%ld ", strtol(p, NULL, 10));
+		if (!strchr(p, '\n'))
+			break;
+	}
+}
+
+/* info --sort KEY and ps --sort KEY, on these processes: the same order. */
+static void same_order(const char *key, const char *list, char **pidstrs)
+{
+	static struct cli_out o;
+	char cmd[256], ours[256], theirs[256], ps_out[1024];
+	char *argv[16] = { "pidfd", "info", "-n", "-o", "PID", "--sort", (char *)key };
+	size_t len;
+	FILE *f;
+	int a = 7;
+
+	for (int i = 0; pidstrs[i]; i++)
+		argv[a++] = pidstrs[i];
+	argv[a] = NULL;
+	ASSERT_EQ(cli_run(&o, argv), 0);
+	pids_of(o.out, ours, sizeof(ours));
+	snprintf(cmd, sizeof(cmd), "ps -o pid= --sort=%s -p %s", key, list);
+	f = popen(cmd, "r");
+	ASSERT_TRUE(f != NULL);
+	len = fread(ps_out, 1, sizeof(ps_out) - 1, f);
+	ps_out[len] = '\0';
+	ASSERT_EQ(pclose(f), 0);
+	pids_of(ps_out, theirs, sizeof(theirs));
+	if (strcmp(ours, theirs) != 0)
+		FAIL("--sort=%s: %s, ps %s", key, ours, theirs);
+}
+
+TEST(sort_as_ps_sorts)
+{
+	int fd[3], mib[3] = { 4, 16, 1 };
+	char pidstr[3][16], list[64], *pidstrs[4];
+
+	for (int i = 0; i < 3; i++) {
+		util_spawn_text(with_memory, &mib[i], &fd[i], pidstr[i]);
+		pidstrs[i] = pidstr[i];
+	}
+	pidstrs[3] = NULL;
+	snprintf(list, sizeof(list), "%s,%s,%s", pidstr[0], pidstr[1], pidstr[2]);
+	same_order("-rss", list, pidstrs);
+	same_order("rss", list, pidstrs);
+	same_order("-pid", list, pidstrs);
+	same_order("vsz", list, pidstrs);
+	/* Equal keys (the same user): in the order of /proc, as ps. */
+	same_order("-uid", list, pidstrs);
+	for (int i = 0; i < 3; i++)
+		util_kill_reap(fd[i]);
+}
+
+/* A child that dies with its parent and sleeps; 0 in it. */
+static pid_t leaf(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		_exit(94);
+	if (pid == 0)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return pid;
+}
+
+static void tell(int w, int tag, pid_t pid)
+{
+	int rec[2] = { tag, (int)pid };
+
+	if (write(w, rec, sizeof(rec)) != sizeof(rec))
+		_exit(95);
+}
+
+/* In A: B with C under it, then D; each pid to the pipe *arg, tagged. */
+static void tree(void *arg)
+{
+	int w = *(int *)arg;
+	pid_t b = leaf(), c, d;
+
+	if (b == 0) {
+		if ((c = leaf()) == 0)
+			for (;;)
+				pause();
+		tell(w, 'C', c);
+		for (;;)
+			pause();
+	}
+	tell(w, 'B', b);
+	if ((d = leaf()) == 0)
+		for (;;)
+			pause();
+	tell(w, 'D', d);
+}
+
+/* ps -o pid=,args= --forest's lines, and ours: the pid, then the rest. */
+static void same_tree(const char *ours, const char *theirs)
+{
+	while (*ours && *theirs) {
+		char *a, *b;
+		long pa = strtol(ours, &a, 10), pb = strtol(theirs, &b, 10);
+		size_t na = strcspn(a, "\n"), nb = strcspn(b, "\n");
+
+		if (pa != pb || na != nb || strncmp(a, b, na) != 0)
+			FAIL("--forest line %ld '%.*s', ps %ld '%.*s'", pa,
+			     (int)na, a, pb, (int)nb, b);
+		ours = a + na + (a[na] == '\n');
+		theirs = b + nb + (b[nb] == '\n');
+	}
+	ASSERT_EQ(*ours, *theirs);
+}
+
+TEST(forest_as_ps_draws_it)
+{
+	static struct cli_out o;
+	char ps_out[4096], cmd[256], s[4][16];
+	int pipefd[2], fd, rec[2];
+	pid_t pid[4] = { 0 };
+	size_t len;
+	FILE *f;
+
+	ASSERT_EQ(pipe(pipefd), 0);
+	pid[0] = util_spawn(tree, &pipefd[1], &fd);
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(read(pipefd[0], rec, sizeof(rec)), (ssize_t)sizeof(rec));
+		pid[rec[0] == 'B' ? 1 : rec[0] == 'C' ? 2 : 3] = rec[1];
+	}
+	close(pipefd[0]);
+	close(pipefd[1]);
+	/* Named out of order: the tree puts them in place, by pid as ps. */
+	for (int i = 0; i < 4; i++)
+		snprintf(s[i], sizeof(s[i]), "%d", (int)pid[i]);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-w", "--forest", "-o", "PID,ARGS",
+		      s[3], s[2], s[1], s[0]), 0);
+	snprintf(cmd, sizeof(cmd), "ps -ww --forest -o pid=,args= -p %s,%s,%s,%s",
+		 s[0], s[1], s[2], s[3]);
+	f = popen(cmd, "r");
+	ASSERT_TRUE(f != NULL);
+	len = fread(ps_out, 1, sizeof(ps_out) - 1, f);
+	ps_out[len] = '\0';
+	ASSERT_EQ(pclose(f), 0);
+	same_tree(o.out, ps_out);
+	ASSERT_TRUE(strstr(o.out, " |   \\_ ") != NULL); /* C, under B */
+	/* Sorted, then drawn: D before B under A. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-n", "-w", "--forest", "--sort=-pid",
+		      "-o", "PID", s[0], s[1], s[2], s[3]), 0);
+	pids_of(o.out, cmd, sizeof(cmd));
+	snprintf(ps_out, sizeof(ps_out), "%s %s %s %s ", s[0], s[3], s[1], s[2]);
+	ASSERT_EQ(strcmp(cmd, ps_out), 0);
+	/* JSON: the same order, the tree in pid and ppid. */
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "--forest", "-o", "PID,PPID,ARGS",
+		      s[3], s[2], s[1], s[0]), 0);
+	ASSERT_TRUE(strstr(o.out, "\\\\_") == NULL);
+	util_kill_reap(fd);
+}
+
+/* An unreaped zombie: info tells how it ended, as wait does. */
+TEST(zombie_shows_its_end)
+{
+	static struct cli_out o;
+	char pidstr[16];
+	int fd;
+	pid_t pid = util_zombie(7, &fd);
+
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "STATE,EXIT,EXITCODE",
+		      pidstr), 0);
+	if (strcmp(o.out, "{\"state\":\"Z\",\"exit\":\"exited 7\","
+			  "\"exitcode\":1792}\n") != 0)
+		FAIL("info of a zombie: '%s'", o.out);
+	ASSERT_EQ(CLI(&o, "pidfd", "wait", pidstr), 0);
+	ASSERT_EQ(strcmp(o.out, strcat(pidstr, ": exited 7\n")), 0);
+	util_kill_reap(fd);
+}
