@@ -5,6 +5,8 @@
  *   PID,PPID,EUID,EGID,COMM     against  pid,ppid,uid,gid,comm
  *   the default columns         against  pid,ppid,ruid,euid,euser,egid,
  *                                        egroup,cgroup,comm (EXIT: none)
+ *   ps aux's columns            against  ps aux
+ *   the same, --sort=-rss       against  ps aux --sort=-rss
  * each natively and with LIBPIDFD_EMULATE=1 (what every kernel before 6.13
  * gets). The rounds alternate which one goes first; the time of a run is
  * its CPU time (user + system, from wait4), which the other programs of a
@@ -138,10 +140,15 @@ static void reap_idle(pid_t *pids, int n)
 			waitpid(pids[i], NULL, 0);
 }
 
+/*
+ * What is measured: pidfd info --all -n -o tool_cols (then tool_more), or
+ * ps -e -o ps_cols; or, where ps_args is set, ps with those arguments.
+ */
 struct row {
 	const char *what;
 	char *tool_cols, *ps_cols;
 	bool emulate;
+	char *tool_more, *ps_args[3];
 };
 
 /* The median of the per-round ratios a[r] / b[r]. */
@@ -170,8 +177,11 @@ static bool measure(const char *tool_path, const struct row *w,
 		    const char *procs, double target, bool judged, bool *pass)
 {
 	char *tool[] = { (char *)tool_path, "info", "--all", "-n", "-o",
-			 w->tool_cols, NULL };
-	char *ps[] = { "ps", "-e", "-o", w->ps_cols, NULL };
+			 w->tool_cols, w->tool_more, NULL };
+	char *ps_e[] = { "ps", "-e", "-o", w->ps_cols, NULL };
+	char *ps_args[] = { "ps", w->ps_args[0], w->ps_args[1],
+			    w->ps_args[2], NULL };
+	char **ps = w->ps_args[0] ? ps_args : ps_e;
 	double tc[ROUNDS_MAX], pc[ROUNDS_MAX], tw[ROUNDS_MAX], pw[ROUNDS_MAX];
 	double ratio, wall, lo, hi;
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -209,17 +219,28 @@ static bool measure(const char *tool_path, const struct row *w,
 	return true;
 }
 
+/* ps aux's columns, by ps's names. */
+#define AUX "user,pid,pcpu,pmem,vsz,rss,tty,stat,start,time,args"
+
 static const struct row rows[] = {
 	{ "PID,PPID,EUID,EGID,COMM", "PID,PPID,EUID,EGID,COMM",
-	  "pid,ppid,uid,gid,comm", false },
+	  "pid,ppid,uid,gid,comm", false, NULL, { NULL } },
 	{ "PID,PPID,EUID,EGID,COMM", "PID,PPID,EUID,EGID,COMM",
-	  "pid,ppid,uid,gid,comm", true },
+	  "pid,ppid,uid,gid,comm", true, NULL, { NULL } },
 	{ "default columns",
 	  "PID,PPID,RUID,EUID,EUSER,EGID,EGROUP,CGROUP,EXIT,COMM",
-	  "pid,ppid,ruid,euid,euser,egid,egroup,cgroup,comm", false },
+	  "pid,ppid,ruid,euid,euser,egid,egroup,cgroup,comm", false, NULL,
+	  { NULL } },
 	{ "default columns",
 	  "PID,PPID,RUID,EUID,EUSER,EGID,EGROUP,CGROUP,EXIT,COMM",
-	  "pid,ppid,ruid,euid,euser,egid,egroup,cgroup,comm", true },
+	  "pid,ppid,ruid,euid,euser,egid,egroup,cgroup,comm", true, NULL,
+	  { NULL } },
+	{ "ps aux's, against ps aux", AUX, NULL, false, NULL, { "aux" } },
+	{ "ps aux's, against ps aux", AUX, NULL, true, NULL, { "aux" } },
+	{ "ps aux's --sort=-rss, against ps aux --sort=-rss", AUX, NULL, false,
+	  "--sort=-rss", { "aux", "--sort=-rss" } },
+	{ "ps aux's --sort=-rss, against ps aux --sort=-rss", AUX, NULL, true,
+	  "--sort=-rss", { "aux", "--sort=-rss" } },
 };
 
 /*
