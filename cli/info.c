@@ -389,15 +389,12 @@ PS_NUM(pri, 39 - p->stat.priority)
 STATM_NUM(vsz)
 STATM_NUM(rss)
 
-/* Nice, or "-" for a real-time or deadline task, whose priority is < 0. */
+/* Nice; none ("-", as ps) for a real-time or deadline task: priority < 0. */
 static bool get_ni(const struct proc *p, char *b, size_t n)
 {
-	if (!ps_has(p))
+	if (!ps_has(p) || p->stat.priority < 0)
 		return false;
-	if (p->stat.priority < 0)
-		snprintf(b, n, "-");
-	else
-		snprintf(b, n, "%d", p->stat.nice);
+	snprintf(b, n, "%d", p->stat.nice);
 	return true;
 }
 
@@ -613,7 +610,7 @@ static const struct field fields[] = {
 	{ "TTY", F_STR, "controlling terminal (? if none)", get_tty, NEED_STAT },
 	{ "PGID", F_NUM, "process group ID", get_pgid, NEED_STAT },
 	{ "SID", F_NUM, "session ID", get_sid, NEED_STAT },
-	{ "NI", F_STR, "nice value (- if real-time)", get_ni, NEED_STAT },
+	{ "NI", F_NUM, "nice value (- if real-time)", get_ni, NEED_STAT },
 	{ "PRI", F_NUM, "priority as ps -o pri: higher runs first",
 	  get_pri, NEED_STAT },
 	{ "NLWP", F_NUM, "number of threads", get_nlwp, NEED_STAT },

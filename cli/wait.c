@@ -13,6 +13,7 @@
  * before its end is told as "exited (status unknown)".
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdint.h>
@@ -82,6 +83,7 @@ static void print_report(const struct waiter *w, const struct report *r,
 			 enum format format, size_t index)
 {
 	char text[64], sig[32];
+	uint64_t inode;
 
 	ending_text(&r->end, text, sizeof(text));
 	if (format == TEXT) {
@@ -91,19 +93,22 @@ static void print_report(const struct waiter *w, const struct report *r,
 	}
 	if (format == JSON_DOC)
 		json_array_item(stdout, index);
-	printf("{\"process\":");
-	json_string(stdout, w->t.arg);
+	/* As info's fields of the same names: pid, handle, exit, exitcode. */
 	if (w->t.pid)
-		printf(",\"pid\":%d", (int)w->t.pid);
+		printf("{\"pid\":%d,\"handle\":", (int)w->t.pid);
 	else
-		printf(",\"pid\":null");
-	printf(",\"status\":\"%s\",\"ending\":\"%s\"", text,
-	       r->end.how == END_EXITED ? "exited" :
-	       r->end.how == END_KILLED ? "killed" : "unknown");
+		printf("{\"pid\":null,\"handle\":");
+	if (w->t.pid && handle_inode(&w->t, &inode) == 0)
+		printf("\"%d:%" PRIu64 "\"", (int)w->t.pid, inode);
+	else
+		printf("null");
+	printf(",\"exit\":\"%s\",\"exitcode\":", text);
 	if (r->end.how == END_EXITED)
-		printf(",\"code\":%d", r->end.value);
+		printf("%d", r->end.value << 8);
+	else if (r->end.how == END_KILLED)
+		printf("%d", r->end.value | (r->end.core ? 0x80 : 0));
 	else
-		printf(",\"code\":null");
+		printf("null");
 	printf(",\"signal\":");
 	json_string(stdout, r->end.how == END_KILLED ?
 		    signal_name(r->end.value, sig, sizeof(sig)) : NULL);

@@ -18,15 +18,22 @@
 #include "cli.h"
 #include "util.h"
 
-/* What ps prints for one column of one process, blanks trimmed. */
+/* What ps prints for columns of one process, blanks trimmed. */
 static const char *ps_value(const char *column, pid_t pid)
 {
-	static char out[512];
-	char cmd[128];
+	static char out[4096];
+	char cmd[1024], *o;
 	size_t len;
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "ps -o %s= -p %d", column, (int)pid);
+	/* Each column without its heading: "pid=,ppid=". */
+	o = cmd + snprintf(cmd, sizeof(cmd), "ps -p %d -o ", (int)pid);
+	for (const char *c = column; *c; c++) {
+		if (*c == ',')
+			*o++ = '=';
+		*o++ = *c;
+	}
+	strcpy(o, "=");
 	f = popen(cmd, "r");
 	ASSERT_TRUE(f != NULL);
 	len = fread(out, 1, sizeof(out) - 1, f);
@@ -100,19 +107,17 @@ static void with_memory(void *arg)
 }
 
 /* The same value, or within tolerance where it changes between reads. */
-static void compare(const char *ours, const char *field, pid_t pid)
+static void compare_value(const char *field, const char *mine,
+			  const char *theirs, pid_t pid)
 {
-	char mine[512], theirs[512];
 	double a, b;
 
-	snprintf(mine, sizeof(mine), "%s", info_value(ours, pid));
-	snprintf(theirs, sizeof(theirs), "%s", ps_value(field, pid));
 	if (strcmp(field, "pcpu") == 0 || strcmp(field, "pmem") == 0) {
 		/* A percent within 0.5 of ps's. */
 		a = atof(mine);
 		b = atof(theirs);
 		if (fabs(a - b) > 0.5)
-			FAIL("%s of %d: %s, ps %s", ours, pid, mine, theirs);
+			FAIL("%s of %d: %s, ps %s", field, pid, mine, theirs);
 		return;
 	}
 	if (strcmp(field, "etime") == 0 || strcmp(field, "time") == 0) {
@@ -124,32 +129,59 @@ static void compare(const char *ours, const char *field, pid_t pid)
 		b = atof(theirs + lb - 5) * 60 + atof(theirs + lb - 2);
 		if (la != lb || strncmp(mine, theirs, la - 5) != 0 ||
 		    fabs(a - b) > 2)
-			FAIL("%s of %d: %s, ps %s", ours, pid, mine, theirs);
+			FAIL("%s of %d: %s, ps %s", field, pid, mine, theirs);
 		return;
 	}
 	if (strcmp(mine, theirs) != 0)
-		FAIL("%s of %d: '%s', ps '%s'", ours, pid, mine, theirs);
+		FAIL("%s of %d: '%s', ps '%s'", field, pid, mine, theirs);
 }
 
-/* Each of our column, by its name and by ps's, against ps's. */
-static const struct {
-	const char *ours, *ps;
-} same[] = {
-	{ "PID", "pid" }, { "PPID", "ppid" }, { "user", "user" },
-	{ "uid", "uid" }, { "cmd", "cmd" }, { "COMM", "comm" },
-	{ "stat", "stat" }, { "s", "s" }, { "TTY", "tty" }, { "PGID", "pgid" },
-	{ "SID", "sid" }, { "NI", "ni" }, { "PRI", "pri" }, { "NLWP", "nlwp" },
-	{ "RSS", "rss" }, { "VSZ", "vsz" }, { "WCHAN", "wchan:64" },
-	{ "LSTART", "lstart" }, { "pcpu", "pcpu" }, { "pmem", "pmem" },
-	{ "TIME", "time" }, { "ETIME", "etime" }, { "group", "group" },
-};
+/*
+ * Fields as lists, ours and ps's, for one process: each value compared.
+ * Values without blanks, split on them, but for a list of one.
+ */
+static void compare(const char *ours, const char *fields, pid_t pid)
+{
+	char mine[4096], theirs[4096], names[512];
+	char *sm = NULL, *st = NULL, *sn = NULL, *m, *t, *n;
+	bool one = !strchr(fields, ',');
+
+	snprintf(mine, sizeof(mine), "%s", info_value(ours, pid));
+	snprintf(theirs, sizeof(theirs), "%s", ps_value(fields, pid));
+	snprintf(names, sizeof(names), "%s", fields);
+	if (one) {
+		compare_value(fields, mine, theirs, pid);
+		return;
+	}
+	m = strtok_r(mine, " ", &sm);
+	t = strtok_r(theirs, " ", &st);
+	for (n = strtok_r(names, ",", &sn); n; n = strtok_r(NULL, ",", &sn)) {
+		if (!m || !t)
+			FAIL("%s of %d: no value", n, pid);
+		compare_value(n, m, t, pid);
+		m = strtok_r(NULL, " ", &sm);
+		t = strtok_r(NULL, " ", &st);
+	}
+	ASSERT_TRUE(m == NULL && t == NULL);
+}
+
+/*
+ * Our fields, by our names and ps's, and ps's of the same meaning; the
+ * last two with blanks in their values, each alone.
+ */
+#define OURS "PID,PPID,user,uid,COMM,stat,s,TTY,PGID,SID,NI,PRI,NLWP,RSS," \
+	     "VSZ,pcpu,pmem,TIME,ETIME,group"
+#define PS "pid,ppid,user,uid,comm,stat,s,tty,pgid,sid,ni,pri,nlwp,rss," \
+	   "vsz,pcpu,pmem,time,etime,group"
 
 /* All of them; where it sleeps only of a child, asleep until killed. */
 static void compare_all(pid_t pid)
 {
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
-		if (pid != getpid() || strcmp(same[i].ours, "WCHAN") != 0)
-			compare(same[i].ours, same[i].ps, pid);
+	compare(OURS, PS, pid);
+	compare("LSTART", "lstart", pid);
+	compare("cmd", "cmd", pid);
+	if (pid != getpid())
+		compare("WCHAN", "wchan:64", pid);
 }
 
 TEST(columns_as_ps_shows_them)
@@ -366,11 +398,15 @@ TEST(forest_as_ps_draws_it)
 	util_kill_reap(fd);
 }
 
-/* An unreaped zombie: info tells how it ended, as wait does. */
+/*
+ * An unreaped zombie: info tells how it ended, as wait does, and their
+ * JSON names the same things the same way.
+ */
 TEST(zombie_shows_its_end)
 {
-	static struct cli_out o;
-	char pidstr[16];
+	static const char *const keys[] = { "pid", "handle", "exit", "exitcode" };
+	static struct cli_out o, w;
+	char pidstr[16], want[32];
 	int fd;
 	pid_t pid = util_zombie(7, &fd);
 
@@ -380,7 +416,22 @@ TEST(zombie_shows_its_end)
 	if (strcmp(o.out, "{\"state\":\"Z\",\"exit\":\"exited 7\","
 			  "\"exitcode\":1792}\n") != 0)
 		FAIL("info of a zombie: '%s'", o.out);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID,HANDLE,EXIT,EXITCODE",
+		      pidstr), 0);
+	ASSERT_EQ(CLI(&w, "pidfd", "wait", "-j", pidstr), 0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char a[64];
+
+		snprintf(a, sizeof(a), "%s", json_get(o.out, keys[i]));
+		if (strcmp(a, json_get(w.out, keys[i])) != 0)
+			FAIL("%s: info %s, wait %s", keys[i], o.out, w.out);
+	}
+	ASSERT_EQ(atoi(json_get(w.out, "pid")), pid);
+	ASSERT_EQ(strcmp(json_get(w.out, "signal"), "null"), 0);
+	ASSERT_EQ(strcmp(json_get(w.out, "core_dumped"), "false"), 0);
+	ASSERT_TRUE(strstr(w.out, "\"process\"") == NULL);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", pidstr), 0);
-	ASSERT_EQ(strcmp(o.out, strcat(pidstr, ": exited 7\n")), 0);
+	snprintf(want, sizeof(want), "%s: exited 7\n", pidstr);
+	ASSERT_EQ(strcmp(o.out, want), 0);
 	util_kill_reap(fd);
 }

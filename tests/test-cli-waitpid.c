@@ -92,11 +92,11 @@ TEST(zombie_status_from_its_proc_stat)
 	zombies_make(&z, 9, 0);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-j", z.a, z.b, z.k), 0);
 	ASSERT_EQ(o.err[0], '\0');
-	ASSERT_EQ(strcmp(json_get(line_of(o.out, 0), "status"), "exited 9"), 0);
+	ASSERT_EQ(strcmp(json_get(line_of(o.out, 0), "exit"), "exited 9"), 0);
 	ASSERT_EQ(strcmp(json_get(line_of(o.out, 0), "source"), "proc_stat"), 0);
 	/* 0 too: as root the kernel shows the real exit_code. */
-	ASSERT_EQ(strcmp(json_get(line_of(o.out, 1), "status"), "exited 0"), 0);
-	ASSERT_EQ(strcmp(json_get(line_of(o.out, 2), "status"),
+	ASSERT_EQ(strcmp(json_get(line_of(o.out, 1), "exit"), "exited 0"), 0);
+	ASSERT_EQ(strcmp(json_get(line_of(o.out, 2), "exit"),
 			 "killed by SIGTERM"), 0);
 	ASSERT_EQ(strcmp(json_get(line_of(o.out, 2), "core_dumped"), "false"), 0);
 	zombies_reap(&z);
@@ -127,14 +127,14 @@ TEST(zombie_of_another_user_status_unknown)
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", "-J", z, NULL },
 			      without_ptrace_cap, NULL), 0);
 	ASSERT_TRUE(json_valid(o.out));
-	if (strcmp(json_get(o.out, "ending"), "unknown") != 0)
+	if (strcmp(json_get(o.out, "exitcode"), "null") != 0)
 		FAIL("nobody's zombie, seen without CAP_SYS_PTRACE: %s", o.out);
 	ASSERT_EQ(atoi(json_get(o.out, "pid")), pid);
 	ASSERT_EQ(strcmp(json_get(o.out, "source"), "null"), 0);
 	ASSERT_EQ(strcmp(json_get(o.out, "core_dumped"), "null"), 0);
 	/* With the capability, the kernel shows it. */
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-j", z), 0);
-	ASSERT_EQ(strcmp(json_get(o.out, "status"), "exited 9"), 0);
+	ASSERT_EQ(strcmp(json_get(o.out, "exit"), "exited 9"), 0);
 	close(zfd);
 	util_kill_reap(helper);
 }
@@ -150,7 +150,7 @@ TEST(zombie_of_the_same_user_exit_0_is_known)
 	zombie_text(0, &fd, z);
 	ASSERT_EQ(cli_run_pre(&o, (char *[]){ "pidfd", "wait", "-j", z, NULL },
 			      without_ptrace_cap, NULL), 0);
-	if (strcmp(json_get(o.out, "status"), "exited 0") != 0)
+	if (strcmp(json_get(o.out, "exit"), "exited 0") != 0)
 		FAIL("root's zombie, seen without CAP_SYS_PTRACE: %s", o.out);
 	ASSERT_EQ(strcmp(json_get(o.out, "source"), "proc_stat"), 0);
 	util_kill_reap(fd);
