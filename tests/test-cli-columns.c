@@ -469,3 +469,44 @@ TEST(zombie_shows_its_end)
 	ASSERT_EQ(strcmp(o.out, want), 0);
 	util_kill_reap(fd);
 }
+
+/* In the tool: the pidfd *arg on descriptor 3, as "fd:3" names it. */
+static void on_fd3(char **argv, void *arg)
+{
+	int fd = *(int *)arg;
+
+	(void)argv;
+	if (fd == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(fd, 3) != 3)
+		_exit(91);
+}
+
+/*
+ * A reaped process whose pid a newcomer may hold: none of the ps
+ * columns, which would be the newcomer's; the sort keys rejected as
+ * the fields are.
+ */
+TEST(reaped_shows_no_ps_columns)
+{
+	static struct cli_out o;
+	siginfo_t si;
+	int fd, r;
+
+	util_zombie(7, &fd);
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	r = cli_run_pre(&o, (char *[]){ "pidfd", "info", "-j", "-o",
+					"STAT,TTY,PGID,SID,NI,PRI,NLWP,RSS,VSZ,"
+					"%CPU,%MEM,TIME,ETIME,LSTART,WCHAN,HANDLE",
+					"fd:3", NULL }, on_fd3, &fd);
+	if (r == 0 && strcmp(o.out, "{\"stat\":null,\"tty\":null,\"pgid\":null,"
+			     "\"sid\":null,\"ni\":null,\"pri\":null,\"nlwp\":null,"
+			     "\"rss\":null,\"vsz\":null,\"pcpu\":null,\"pmem\":null,"
+			     "\"time\":null,\"etime\":null,\"lstart\":null,"
+			     "\"wchan\":null,\"handle\":null}\n") != 0)
+		FAIL("reaped: %s", o.out);
+	/* Where the kernel keeps no ending, the process is not known at all. */
+	ASSERT_TRUE(r == 0 || (r == 1 && strstr(o.err, "fd:3") != NULL));
+	close(fd);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "--sort=-nosuch", "self"), 1);
+	ASSERT_TRUE(strstr(o.err, "unknown sort key: 'nosuch'") != NULL);
+	ASSERT_EQ(CLI(&o, "pidfd", "info", "--sort=", "self"), 1);
+}
