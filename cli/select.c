@@ -340,27 +340,6 @@ static int source_open(const struct source *src, const char *name)
 	return openat(src->root, path, O_RDONLY | O_CLOEXEC);
 }
 
-/* What /proc/<pid>/stat tells the selection, past the command name. */
-struct stat_ids {
-	long long ppid, pgrp, session, tty;
-};
-
-/* Fields 4 to 7: ppid, pgrp, session, tty_nr; false if malformed. */
-static bool parse_stat_ids(const char *buf, size_t len, struct stat_ids *ids)
-{
-	const char *p = memrchr(buf, ')', len), *end = buf + len;
-	long long *f[] = { &ids->ppid, &ids->pgrp, &ids->session, &ids->tty };
-
-	if (!p || end - p < 4)
-		return false;
-	p += 3; /* ") S" */
-	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
-		if (p >= end || *p++ != ' ' || lpfd_parse_int(&p, end, f[i]) < 0)
-			return false;
-	}
-	return true;
-}
-
 /* A file of the process read whole: its length, or -1. */
 static ssize_t source_read(const struct source *src, const char *name,
 			   char **buf)
@@ -461,12 +440,12 @@ static bool name_matches(const struct selection *s, const struct source *src,
 
 /* Every criterion but --inverse's, from the stat already read. */
 static bool criteria_hold(const struct selection *s, const struct source *src,
-			  const struct lpfd_stat *st, const struct stat_ids *ids)
+			  const struct lpfd_stat *st)
 {
-	return (!s->parents.n || in_list(&s->parents, ids->ppid)) &&
-	       (!s->pgroups.n || in_list(&s->pgroups, ids->pgrp)) &&
-	       (!s->sessions.n || in_list(&s->sessions, ids->session)) &&
-	       (!s->ttys.n || in_list(&s->ttys, ids->tty)) &&
+	return (!s->parents.n || in_list(&s->parents, st->ppid)) &&
+	       (!s->pgroups.n || in_list(&s->pgroups, st->pgrp)) &&
+	       (!s->sessions.n || in_list(&s->sessions, st->session)) &&
+	       (!s->ttys.n || in_list(&s->ttys, st->tty)) &&
 	       (!s->runstates || ((st->have & LPFD_STAT_STATE) &&
 				  strchr(s->runstates, st->state))) &&
 	       name_matches(s, src, st->comm) &&
@@ -483,18 +462,17 @@ static bool matches(const struct selection *s, const struct source *src,
 		    unsigned long long *start)
 {
 	struct lpfd_stat st = { .have = 0 };
-	struct stat_ids ids;
 	char *buf;
 	ssize_t n = source_read(src, "stat", &buf);
 	bool ok = n > 0 && lpfd_parse_stat(buf, (size_t)n, &st) == 0 &&
-		  (st.have & LPFD_STAT_COMM) &&
-		  parse_stat_ids(buf, (size_t)n, &ids);
+		  (st.have & (LPFD_STAT_COMM | LPFD_STAT_PS)) ==
+			  (LPFD_STAT_COMM | LPFD_STAT_PS);
 
 	free(buf);
 	if (!ok || (s->no_ancestors && in_list(&s->ancestors, src->pid)))
 		return false;
 	*start = st.start;
-	return criteria_hold(s, src, &st, &ids) != s->inverse;
+	return criteria_hold(s, src, &st) != s->inverse;
 }
 
 /* The selection keeps the text of every pid it hands on. */

@@ -78,7 +78,7 @@ struct lpfd_stat {
 	char state;              /* 'R', 'S', 'Z', ... */
 	unsigned long long start; /* clock ticks after boot */
 	/* LPFD_STAT_PS: the fields ps shows beside them. */
-	int pgrp, session, tpgid, priority, nice, threads;
+	int ppid, pgrp, session, tpgid, priority, nice, threads;
 	unsigned int tty;        /* tty_nr: the device number */
 	unsigned long long cpu;  /* utime + stime, in clock ticks */
 	unsigned int have;       /* LPFD_STAT_* */

@@ -55,6 +55,7 @@ int lpfd_parse_stat(const char *buf, size_t len, struct lpfd_stat *out)
 	out->have |= LPFD_STAT_START;
 	if (v[14] < 0 || v[15] < 0)
 		return 0;
+	out->ppid = (int)v[4];
 	out->pgrp = (int)v[5];
 	out->session = (int)v[6];
 	out->tty = (unsigned int)v[7];

@@ -292,6 +292,7 @@ TEST(parse_stat_and_cmdline)
 	ASSERT_EQ(st.start, 123456);
 	ASSERT_EQ(st.have, LPFD_STAT_COMM | LPFD_STAT_STATE | LPFD_STAT_START |
 			   LPFD_STAT_PS);
+	ASSERT_EQ(st.ppid, 1);
 	ASSERT_EQ(st.pgrp, 2);
 	ASSERT_EQ(st.session, 3);
 	ASSERT_EQ(st.tty, 4);
