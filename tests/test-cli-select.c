@@ -37,11 +37,19 @@ static pid_t named(const char *name, int *fd, char text[16])
 	return util_spawn_text(name_child, (void *)name, fd, text);
 }
 
-/* A child whose arguments are argv0 and "3600", its comm "sleep". */
+/*
+ * A child whose arguments are argv0 and "3600", its comm "sleep"; returned
+ * once it has run execv (its end of a close-on-exec pipe is closed), so
+ * that the arguments it shows are the new ones.
+ */
 static pid_t with_args(const char *argv0, int *fd, char text[16])
 {
-	pid_t pid = fork();
+	int exec_done[2];
+	char byte;
+	pid_t pid;
 
+	ASSERT_EQ(pipe2(exec_done, O_CLOEXEC), 0);
+	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		cli_default_signals();
@@ -49,6 +57,9 @@ static pid_t with_args(const char *argv0, int *fd, char text[16])
 		execv("/bin/sleep", (char *[]){ (char *)argv0, "3600", NULL });
 		_exit(127);
 	}
+	close(exec_done[1]);
+	ASSERT_EQ(read(exec_done[0], &byte, 1), 0);
+	close(exec_done[0]);
 	*fd = libpidfd_open(pid, 0);
 	ASSERT_GE(*fd, 0);
 	snprintf(text, 16, "%d", pid);
