@@ -130,14 +130,9 @@ static int open_ns(struct lpfd_proc *p, const char *dir,
 			return r;
 	}
 	ns_path(path, sizeof(path), dir, ns->name);
-	fd = lpfd_proc_openat(p, path, O_RDONLY);
+	fd = lpfd_proc_open_ns(p, path);
 	if (fd == -ENOENT)
 		return missing_ns_errno(p, dir, ns->name);
-	/* A namespace, not a file a /proc look-alike put there. */
-	if (fd >= 0 && !lpfd_fd_on_fs(fd, NSFS_MAGIC)) {
-		lpfd_sys_close(fd);
-		return -ENOSYS;
-	}
 	return fd;
 }
 
@@ -150,7 +145,7 @@ static int ns_self_by_pidfd(const struct lpfd_route *t, unsigned int cmd)
 		return pidfd;
 	r = lpfd_sys_ioctl(pidfd, cmd, NULL);
 	lpfd_sys_close(pidfd);
-	return r;
+	return lpfd_fd_lowest(r, pidfd);
 }
 
 /*
@@ -162,13 +157,14 @@ static int ns_self_by_proc(const struct lpfd_route *t,
 {
 	bool thread = t->kind == LPFD_ROUTE_SELF_THREAD;
 	struct lpfd_proc p;
-	int fd = lpfd_proc_open(&p, LPFD_PROC_ANY);
+	int held, fd = lpfd_proc_open(&p, LPFD_PROC_ANY);
 
 	if (fd < 0)
 		return fd;
+	held = p.dir;
 	fd = open_ns(&p, thread ? "thread-self" : "self", ns, !thread);
 	lpfd_proc_close(&p);
-	return fd;
+	return lpfd_fd_lowest(fd, held);
 }
 
 static int get_namespace_self(const struct lpfd_route *t, unsigned int cmd,
@@ -230,16 +226,17 @@ static int ns_of_pid(struct lpfd_proc *p, int pidfd, int pid,
 static int get_namespace_emulated(int pidfd, const struct ns_desc *ns)
 {
 	struct lpfd_proc p;
-	int pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
+	int held, pid, r = lpfd_proc_open_pidfd(&p, pidfd, &pid);
 
 	if (r < 0)
 		return r;
 	/* Outside our pid namespace there is no /proc entry to open. */
 	r = lpfd_fdinfo_pid_errno(pid);
+	held = p.dir;
 	if (r == 0)
 		r = ns_of_pid(&p, pidfd, pid, ns);
 	lpfd_proc_close(&p);
-	return r;
+	return lpfd_fd_lowest(r, held);
 }
 
 /* Not a namespace command: after the kernel's EBADF for a closed fd, ENOTTY. */

@@ -93,7 +93,7 @@ static int getfd_through_leader(pid_t tgid, int targetfd)
 		return pidfd;
 	fd = lpfd_sys_pidfd_getfd(pidfd, targetfd, 0);
 	lpfd_sys_close(pidfd);
-	return fd;
+	return lpfd_fd_lowest(fd, pidfd);
 }
 
 static int getfd_self_process(int targetfd)

@@ -218,10 +218,21 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need);
 void lpfd_proc_close(struct lpfd_proc *p);
 /* Close the files read and left open, keeping dir. */
 void lpfd_proc_release(struct lpfd_proc *p);
+/* path opened under dir without crossing a mount or following a magic link. */
 int lpfd_proc_openat(struct lpfd_proc *p, const char *path,
 		       int flags);
+/* The same, a last component that is a magic link followed (not before it). */
+int lpfd_proc_open_last(struct lpfd_proc *p, const char *path, int flags);
 ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 			     char *buf, size_t size);
+/* The link an O_PATH descriptor of it names; EINVAL for what is no link. */
+ssize_t lpfd_fd_readlink(int fd, char *buf, size_t size);
+/* The inode number a namespace link ("net:[4026531840]") names, or -errno. */
+int lpfd_proc_ns_ino(struct lpfd_proc *p, const char *path, uint64_t *ino);
+/* A namespace link followed, the namespace proven the one it names. */
+int lpfd_proc_open_ns(struct lpfd_proc *p, const char *path);
+/* fd moved to the lowest free number where held (ours, closed since) was lower. */
+int lpfd_fd_lowest(int fd, int held);
 /* Whether nothing can be found in dir + sub ("<pid>", "/ns/"): gone or hidden. */
 bool lpfd_proc_dir_gone(struct lpfd_proc *p, const char *dir,
 			  const char *sub);

@@ -77,36 +77,221 @@ bool lpfd_fd_on_fs(int fd, unsigned long magic)
 	       (unsigned long)sfs.f_type == magic;
 }
 
-int lpfd_proc_openat(struct lpfd_proc *p, const char *path,
-		       int flags)
+/*
+ * The kernel's struct statx, as far as this reads it: musl 1.2.3's
+ * <sys/stat.h> has none, and <linux/stat.h> would clash with later ones.
+ * The kernel writes all 256 bytes.
+ */
+struct lpfd_statx {
+	uint32_t stx_mask;
+	uint32_t before_mode[6];
+	uint16_t stx_mode;
+	uint16_t pad;
+	uint64_t stx_ino;
+	uint16_t before_mnt_id[52];
+	uint64_t stx_mnt_id;
+	uint64_t after_mnt_id[13];
+};
+_Static_assert(sizeof(struct lpfd_statx) == 256 &&
+	       offsetof(struct lpfd_statx, stx_mode) == 28 &&
+	       offsetof(struct lpfd_statx, stx_ino) == 32 &&
+	       offsetof(struct lpfd_statx, stx_mnt_id) == 144,
+	       "struct statx's layout");
+
+/*
+ * Read a small file whole. If it does not fit, only whole lines are kept,
+ * so that a parser never sees a number cut short. procfs's files are
+ * seq_files, which hand out all they have in one read: a read that does
+ * not fill the buffer has reached the end, and no second read is made to
+ * be told so.
+ */
+static ssize_t read_whole(int fd, char *buf, size_t size)
 {
-	lpfd_proc_release(p);
-	return lpfd_sys_openat(p->dir, path, flags | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
+
+	while (len + 1 < size) {
+		size_t want = size - 1 - len;
+
+		n = lpfd_sys_read(fd, buf + len, want);
+		if (n == -EINTR)
+			continue;
+		if (n < 0)
+			return n;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if ((size_t)n < want)
+			break;
+	}
+	if (len + 1 >= size) {
+		while (len && buf[len - 1] != '\n')
+			len--;
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
 }
 
 /*
- * A file of this procfs instance itself: a mount over a file or directory
- * inside it (a bind of another process's status over ours) is refused,
- * EXDEV, where the kernel can (openat2, 5.6), and the call cannot answer
- * soundly: -ENOSYS, as for a /proc of another namespace. Kernels before
- * 5.6, and filters that refuse openat2, leave that door open: see
- * libpidfd_features(3).
+ * The mount id of an open file, to tell whether a path crossed a mount
+ * where openat2 cannot say (before 5.6, or refused by a filter): statx's
+ * (5.8), else the fdinfo's "mnt_id:" (5.3), read through the procfs root
+ * itself. Ids are compared within one call while dir holds the root's
+ * mount, so that no id is reused between the two reads.
+ */
+static int fd_mount_id(struct lpfd_proc *p, int fd, uint64_t *id)
+{
+	char path[48], buf[256];
+	const char *q, *end;
+	long long v;
+	ssize_t n;
+#ifdef __NR_statx
+	struct lpfd_statx sx;
+
+	if (lpfd_sc(__NR_statx, fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx, 0) == 0 &&
+	    (sx.stx_mask & STATX_MNT_ID)) {
+		*id = sx.stx_mnt_id;
+		return 0;
+	}
+#endif
+	lpfd_proc_path(path, sizeof(path), "thread-self/fdinfo/", fd, "");
+	n = lpfd_sys_openat(p->dir, path, O_RDONLY | O_CLOEXEC);
+	if (n < 0)
+		return (int)n;
+	fd = (int)n;
+	n = read_whole(fd, buf, sizeof(buf));
+	lpfd_sys_close(fd);
+	if (n < 0)
+		return (int)n;
+	end = buf + n;
+	for (q = buf; q && end - q >= 7 && memcmp(q, "mnt_id:", 7) != 0;)
+		q = (q = memchr(q, '\n', (size_t)(end - q))) ? q + 1 : NULL;
+	if (!q || end - q < 7)
+		return -ENOSYS; /* no mount ids: before 5.3 nothing is proven */
+	q += 7;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (lpfd_parse_int(&q, end, &v) < 0 || v < 0)
+		return -ENOSYS;
+	*id = (uint64_t)v;
+	return 0;
+}
+
+/*
+ * Whether fd, opened by a plain openat() under dir, lies on dir's own
+ * mount: any mount crossed on the way (a bind over a directory or a file
+ * of this procfs, a tmpfs) is another mount, with another id. -ENOSYS if
+ * not, as for a procfs of another pid namespace.
+ */
+static int on_root_mount(struct lpfd_proc *p, int fd)
+{
+	uint64_t root, mnt;
+	int r = fd_mount_id(p, p->dir, &root);
+
+	if (r == 0)
+		r = fd_mount_id(p, fd, &mnt);
+	if (r == 0 && mnt != root)
+		r = -ENOSYS;
+	return r;
+}
+
+/*
+ * readlinkat(fd, "") says ENOENT both for what is no link and for a link
+ * whose target is gone (a task's exe after its exit): the type tells.
+ */
+static bool is_link(int fd)
+{
+#ifdef __NR_statx
+	struct lpfd_statx sx;
+
+	return lpfd_sc(__NR_statx, fd, "", AT_EMPTY_PATH, STATX_TYPE, &sx, 0) != 0 ||
+	       (sx.stx_mode & S_IFMT) == S_IFLNK;
+#else
+	(void)fd;
+	return true;
+#endif
+}
+
+/*
+ * Open path under the procfs root without crossing a mount, never
+ * following a magic link: the one way every /proc file and link is
+ * reached. openat2 (5.6) refuses a crossing (EXDEV); without it the file
+ * opened is checked to lie on the root's mount. A crossing is -ENOSYS:
+ * what lies beyond may describe any process, as another pid namespace's
+ * procfs would.
+ */
+static int proc_resolve(struct lpfd_proc *p, const char *path, int flags)
+{
+	struct lpfd_open_how how = {
+		.flags = (uint64_t)(unsigned int)(flags | O_CLOEXEC),
+		.resolve = LPFD_RESOLVE_NO_XDEV | LPFD_RESOLVE_NO_MAGICLINKS,
+	};
+	int fd, r;
+
+	if (lpfd_surely_has(LPFD_FEAT_OPENAT2)) {
+		fd = lpfd_sys_openat2(p->dir, path, &how);
+		return fd == -EXDEV ? -ENOSYS : fd;
+	}
+	fd = lpfd_sys_openat(p->dir, path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	r = on_root_mount(p, fd);
+	if (r < 0) {
+		lpfd_sys_close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int lpfd_proc_openat(struct lpfd_proc *p, const char *path, int flags)
+{
+	return proc_resolve(p, path, flags);
+}
+
+/*
+ * path, whose last component may be a magic link to follow (exe, fd/3,
+ * ns/net), the components before it none. No resolve flag lets a magic
+ * link through, so the link itself is first reached without crossing a
+ * mount, then followed by name, then reached again: a mount over it is
+ * seen unless it comes and goes between the two looks, a race that only
+ * a private procfs would close (docs/architecture.md).
+ */
+int lpfd_proc_open_last(struct lpfd_proc *p, const char *path, int flags)
+{
+	int link = proc_resolve(p, path, O_PATH | O_NOFOLLOW), fd, again;
+	bool follow;
+
+	if (link < 0)
+		return link;
+	follow = !(flags & O_NOFOLLOW) && is_link(link);
+	lpfd_sys_close(link);
+	if (!follow)
+		return proc_resolve(p, path, flags);
+	fd = lpfd_sys_openat(p->dir, path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	again = proc_resolve(p, path, O_PATH | O_NOFOLLOW);
+	if (again < 0) {
+		lpfd_sys_close(fd);
+		return again;
+	}
+	lpfd_sys_close(again);
+	return fd;
+}
+
+/*
+ * A file of this procfs instance itself, where descriptors held at a
+ * cost are let go if the table is full.
  */
 static int proc_open_file(struct lpfd_proc *p, const char *path)
 {
-	struct lpfd_open_how how = { .flags = O_RDONLY | O_CLOEXEC,
-				     .resolve = LPFD_RESOLVE_NO_XDEV };
-	int fd;
+	int fd = proc_resolve(p, path, O_RDONLY);
 
-	if (!lpfd_surely_has(LPFD_FEAT_OPENAT2))
-		fd = lpfd_sys_openat(p->dir, path, O_RDONLY | O_CLOEXEC);
-	else
-		fd = lpfd_sys_openat2(p->dir, path, &how);
 	if ((fd == -EMFILE || fd == -ENFILE) && (p->hlo >= 0 || p->lo < p->hi)) {
 		lpfd_proc_release(p); /* what is held, not kept at a cost */
 		return proc_open_file(p, path);
 	}
-	return fd == -EXDEV ? -ENOSYS : fd;
+	return fd;
 }
 
 static void close_run(int lo, int hi)
@@ -173,44 +358,29 @@ void lpfd_proc_release(struct lpfd_proc *p)
 	p->lo = p->hi = p->dir;
 }
 
-ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
-			     char *buf, size_t size)
+ssize_t lpfd_fd_readlink(int fd, char *buf, size_t size)
 {
-	return lpfd_sys_readlinkat(p->dir, path, buf, size);
+	ssize_t n = lpfd_sys_readlinkat(fd, "", buf, size);
+
+	return n == -ENOENT && !is_link(fd) ? -EINVAL : n;
 }
 
 /*
- * Read a small file whole. If it does not fit, only whole lines are kept,
- * so that a parser never sees a number cut short. procfs's files are
- * seq_files, which hand out all they have in one read: a read that does
- * not fill the buffer has reached the end, and no second read is made to
- * be told so.
+ * readlinkat() without crossing a mount: the link itself opened (O_PATH,
+ * not followed), then read through that descriptor. What is no link
+ * says EINVAL, as readlinkat() of its name does.
  */
-static ssize_t read_whole(int fd, char *buf, size_t size)
+ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
+			     char *buf, size_t size)
 {
-	size_t len = 0;
+	int fd = proc_resolve(p, path, O_PATH | O_NOFOLLOW);
 	ssize_t n;
 
-	while (len + 1 < size) {
-		size_t want = size - 1 - len;
-
-		n = lpfd_sys_read(fd, buf + len, want);
-		if (n == -EINTR)
-			continue;
-		if (n < 0)
-			return n;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if ((size_t)n < want)
-			break;
-	}
-	if (len + 1 >= size) {
-		while (len && buf[len - 1] != '\n')
-			len--;
-	}
-	buf[len] = '\0';
-	return (ssize_t)len;
+	if (fd < 0)
+		return fd;
+	n = lpfd_fd_readlink(fd, buf, size);
+	lpfd_sys_close(fd);
+	return n;
 }
 
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
@@ -385,7 +555,7 @@ static ssize_t read_key_line(struct lpfd_proc *p, const char *path,
 }
 
 /* The inode number of a namespace link ("pid:[4026531836]"), or -errno. */
-static int ns_link_ino(struct lpfd_proc *p, const char *path,
+int lpfd_proc_ns_ino(struct lpfd_proc *p, const char *path,
 		       uint64_t *ino)
 {
 	char link[48];
@@ -405,6 +575,65 @@ static int ns_link_ino(struct lpfd_proc *p, const char *path,
 		return -ENOENT;
 	*ino = (uint64_t)v;
 	return 0;
+}
+
+/*
+ * A namespace link followed, without trusting a mount: the link is
+ * reached without crossing one and read ("net:[4026531840]"), then
+ * followed by name, which may cross one (no resolve flag lets a magic
+ * link through to nsfs). What was opened stands only if it is the
+ * namespace the link named: on nsfs, with its inode, which no other live
+ * namespace has. Else -ENOSYS, as for a procfs not ours.
+ */
+int lpfd_proc_open_ns(struct lpfd_proc *p, const char *path)
+{
+#ifdef __NR_statx
+	struct lpfd_statx sx;
+	uint64_t ino;
+	int fd, r = lpfd_proc_ns_ino(p, path, &ino);
+
+	if (r < 0)
+		return r;
+	fd = lpfd_sys_openat(p->dir, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	r = (int)lpfd_sc(__NR_statx, fd, "", AT_EMPTY_PATH, STATX_INO, &sx, 0);
+	if (r == 0 && (!(sx.stx_mask & STATX_INO) || sx.stx_ino != ino ||
+		       !lpfd_fd_on_fs(fd, NSFS_MAGIC)))
+		r = -ENOSYS;
+	if (r < 0) {
+		lpfd_sys_close(fd);
+		return r;
+	}
+	return fd;
+#else
+	(void)p;
+	(void)path;
+	return -ENOSYS;
+#endif
+}
+
+/*
+ * The kernel gives the lowest free number; a call that held descriptors
+ * of its own while it opened its answer (the lowest of them at held) moves
+ * the answer down once they are closed. Where that is refused the answer
+ * stays where it is: the same file, at a number the caller did not expect.
+ */
+int lpfd_fd_lowest(int fd, int held)
+{
+	int low;
+
+	if (fd < 0 || held < 0 || held > fd)
+		return fd;
+	low = lpfd_sys_fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (low < 0)
+		return fd;
+	if (low > fd) {
+		lpfd_sys_close(low);
+		return fd;
+	}
+	lpfd_sys_close(fd);
+	return low;
 }
 
 /*
@@ -429,7 +658,7 @@ static int init_ns_is(struct lpfd_proc *p, uint64_t our_ns)
 
 	if (__atomic_load_n(&init_ns_refused, __ATOMIC_RELAXED))
 		return -EACCES;
-	r = ns_link_ino(p, "1/ns/pid", &init_ns);
+	r = lpfd_proc_ns_ino(p, "1/ns/pid", &init_ns);
 	if (r == -EACCES || r == -EPERM)
 		__atomic_store_n(&init_ns_refused, 1, __ATOMIC_RELAXED);
 	if (r < 0)
@@ -482,21 +711,6 @@ static int nspid_is_ours(struct lpfd_proc *p)
 static int no_unique_mount_ids; /* the kernel has none: never changes */
 static unsigned int proof_seq;  /* 0 empty, odd being written */
 static uint64_t proof_words[2]; /* the mount id, the pid namespace */
-
-/*
- * The kernel's struct statx, as far as this reads it: musl 1.2.3's
- * <sys/stat.h> has none, and <linux/stat.h> would clash with later ones.
- * The kernel writes all 256 bytes.
- */
-struct lpfd_statx {
-	uint32_t stx_mask;
-	uint32_t before_mnt_id[35];
-	uint64_t stx_mnt_id;
-	uint64_t after_mnt_id[13];
-};
-_Static_assert(sizeof(struct lpfd_statx) == 256 &&
-	       offsetof(struct lpfd_statx, stx_mnt_id) == 144,
-	       "struct statx's layout");
 
 static int unique_mount_id(struct lpfd_proc *p, uint64_t *id)
 {
@@ -558,7 +772,7 @@ static int proc_of_our_pidns(struct lpfd_proc *p)
 {
 	uint64_t mnt = 0, ns = 0;
 	bool mnt_known = unique_mount_id(p, &mnt) == 0;
-	bool ns_known = ns_link_ino(p, "thread-self/ns/pid", &ns) == 0;
+	bool ns_known = lpfd_proc_ns_ino(p, "thread-self/ns/pid", &ns) == 0;
 	int r;
 
 	if (mnt_known && ns_known && proof_remembered(mnt, ns))
@@ -675,7 +889,8 @@ static int own_pid(struct lpfd_fdinfo *out)
  * another process that is still there, EACCES, as /proc answers for one
  * hidden by hidepid; never ESRCH.
  */
-static int fdinfo_refused(int fd, struct lpfd_fdinfo *out)
+static int fdinfo_refused(struct lpfd_proc *p, int fd,
+			  struct lpfd_fdinfo *out)
 {
 	static const char pidfd[] = "anon_inode:[pidfd]";
 	char path[48], link[sizeof(pidfd)];
@@ -686,8 +901,8 @@ static int fdinfo_refused(int fd, struct lpfd_fdinfo *out)
 		return -EBADF;
 	memset(out, 0, sizeof(*out));
 	out->flags = (unsigned int)flags;
-	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fd/", fd, "");
-	n = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
+	lpfd_proc_path(path, sizeof(path), "thread-self/fd/", fd, "");
+	n = lpfd_proc_readlink(p, path, link, sizeof(link));
 	if (n < 0)
 		return -EACCES;
 	if (n != (ssize_t)sizeof(pidfd) - 1 || memcmp(link, pidfd, (size_t)n))
@@ -713,7 +928,7 @@ int lpfd_proc_fdinfo(struct lpfd_proc *p, int fd,
 	lpfd_proc_path(path, sizeof(path), "thread-self/fdinfo/", fd, "");
 	n = lpfd_proc_read(p, path, buf, sizeof(buf));
 	if (n == -EACCES)
-		return fdinfo_refused(fd, out);
+		return fdinfo_refused(p, fd, out);
 	if (n < 0)
 		return lpfd_proc_fd_errno(fd, (int)n);
 	(void)lpfd_parse_fdinfo(buf, (size_t)n, out);

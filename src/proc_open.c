@@ -215,30 +215,24 @@ static int link_inside(struct lpfd_proc *p, char *path, size_t from)
 }
 
 /*
- * Open path under the procfs instance, a final magic link followed unless
- * flags say O_NOFOLLOW. openat2 (5.6) refuses any magic link and any mount
- * crossed (a mount inside procfs, say another process's file bound over
- * this one's: ENOSYS, as for a procfs not ours), all in one call; a link
- * it met is looked for afterwards. Without openat2 the links are looked
- * for first, and a mount inside procfs goes unseen (libpidfd_features(3)).
+ * Open path under the procfs instance without crossing a mount, a final
+ * magic link followed unless flags say O_NOFOLLOW. openat2 (5.6) refuses
+ * any magic link on the way (ELOOP), and then, as without openat2, the
+ * links before the last are looked for (EXDEV), and a last one is
+ * followed on its own (lpfd_proc_open_last()).
  */
 static int open_path(struct lpfd_proc *p, char *path, size_t from, int flags)
 {
-	struct lpfd_open_how how = {
-		.flags = (uint64_t)(unsigned int)flags,
-		.resolve = LPFD_RESOLVE_NO_XDEV | LPFD_RESOLVE_NO_MAGICLINKS,
-	};
-	int fd, r;
+	int fd = -ELOOP, r;
 
-	if (lpfd_kernel_has(LPFD_FEAT_OPENAT2) > 0) {
-		fd = lpfd_sys_openat2(p->dir, path, &how);
-		if (fd != -ELOOP)
-			return fd == -EXDEV ? -ENOSYS : fd;
-	}
+	if (lpfd_surely_has(LPFD_FEAT_OPENAT2))
+		fd = lpfd_proc_openat(p, path, flags);
+	if (fd != -ELOOP)
+		return fd;
 	r = link_inside(p, path, from);
 	if (r < 0)
 		return r;
-	return lpfd_sys_openat(p->dir, path, flags);
+	return lpfd_proc_open_last(p, path, flags);
 }
 
 /*
@@ -281,7 +275,7 @@ static int do_proc_open(int pidfd, const char *name, int flags)
 	char copy[PROC_NAME_MAX], path[PROC_BASE_MAX + PROC_NAME_MAX];
 	struct proc_target t;
 	struct lpfd_proc p;
-	int fd, r;
+	int held, fd, r;
 
 	flags = judge_flags(flags);
 	if (flags < 0)
@@ -297,12 +291,13 @@ static int do_proc_open(int pidfd, const char *name, int flags)
 	 * closed first: the answer takes the same number either way.
 	 */
 	lpfd_proc_release(&p);
+	held = p.dir;
 	fd = open_path(&p, path, full_path(path, sizeof(path), &t, copy), flags);
 	r = settle(&p, &t, fd);
 	if (r < 0 && fd >= 0)
 		lpfd_sys_close(fd);
 	lpfd_proc_close(&p);
-	return r;
+	return lpfd_fd_lowest(r, held);
 }
 
 LIBPIDFD_API int libpidfd_proc_open(int pidfd, const char *name, int flags)
@@ -315,23 +310,18 @@ LIBPIDFD_API int libpidfd_proc_open(int pidfd, const char *name, int flags)
 /*
  * The link is read through a descriptor of its own (O_PATH, bound to the
  * process like any procfs file) after the process is found unreaped, so
- * that the caller's buffer gets the process's link or nothing. A readlink
- * of "" on something that is no link says ENOENT, where readlinkat()
- * of the name says EINVAL.
+ * that the caller's buffer gets the process's link or nothing; what is
+ * no link says EINVAL, as readlinkat() of its name does.
  */
 static ssize_t read_bound_link(struct lpfd_proc *p, const struct proc_target *t,
-			       char *path, int fd, char *buf, size_t size)
+			       int fd, char *buf, size_t size)
 {
-	ssize_t n;
-	char one;
+	ssize_t n = settle(p, t, fd);
 
-	n = settle(p, t, fd);
 	if (n < 0)
 		return n;
-	n = lpfd_sys_readlinkat(fd, "", buf, size);
-	if (n == -ENOENT && lpfd_proc_readlink(p, path, &one, 1) == -EINVAL)
-		return -EINVAL;
-	return n < 0 ? settle(p, t, (int)n) : n;
+	n = lpfd_fd_readlink(fd, buf, size);
+	return n < 0 && n != -EINVAL ? settle(p, t, (int)n) : n;
 }
 
 static ssize_t do_proc_readlink(int pidfd, const char *name, char *buf,
@@ -353,7 +343,7 @@ static ssize_t do_proc_readlink(int pidfd, const char *name, char *buf,
 		return n;
 	fd = open_path(&p, path, full_path(path, sizeof(path), &t, copy),
 		       O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	n = fd < 0 ? settle(&p, &t, fd) : read_bound_link(&p, &t, path, fd, buf, size);
+	n = fd < 0 ? settle(&p, &t, fd) : read_bound_link(&p, &t, fd, buf, size);
 	if (fd >= 0)
 		lpfd_sys_close(fd);
 	lpfd_proc_close(&p);

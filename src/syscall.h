@@ -55,6 +55,15 @@
 #ifndef STATX_MNT_ID_UNIQUE /* <sys/stat.h>: 6.8 */
 #define STATX_MNT_ID_UNIQUE 0x4000U
 #endif
+#ifndef STATX_MNT_ID /* <sys/stat.h>: 5.8 */
+#define STATX_MNT_ID 0x1000U
+#endif
+#ifndef STATX_INO
+#define STATX_INO 0x0100U
+#endif
+#ifndef STATX_TYPE
+#define STATX_TYPE 0x0001U
+#endif
 #ifndef AT_HANDLE_MNT_ID_UNIQUE /* <fcntl.h>: 6.12 */
 #define AT_HANDLE_MNT_ID_UNIQUE 0x001
 #endif
