@@ -224,7 +224,10 @@ static void signal_batch(struct target *t, int from, int to,
 		if (send_one(&t[i], k->sig, k, "") < 0) {
 			int err = errno;
 
-			warn_target("cannot signal", t[i].arg, err);
+			if (k->flags == PIDFD_SIGNAL_PROCESS_GROUP)
+				warn_group_target("cannot signal", t[i].arg, err);
+			else
+				warn_target("cannot signal", t[i].arg, err);
 			failed(o, err);
 		} else {
 			o->signalled++;

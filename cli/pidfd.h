@@ -48,6 +48,8 @@ void warn_open(const char *arg, int err);
 const char *proc_trouble(void);
 /* An error about an opened process: "pidfd: <what> <arg>: <reason>". */
 void warn_target(const char *what, const char *arg, int err);
+/* The same for a signal to the target's process group. */
+void warn_group_target(const char *what, const char *arg, int err);
 /* 1 (failure) or 2 (not supported) for an errno. */
 int exit_status_of(int err);
 

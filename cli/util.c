@@ -169,6 +169,18 @@ void warn_target(const char *what, const char *arg, int err)
 	report(what, arg, reason(err, true));
 }
 
+/*
+ * A signal to a process's group: the kernel's ESRCH says only that no
+ * process group has the process's id, which a live process that leads
+ * no group gets too.
+ */
+void warn_group_target(const char *what, const char *arg, int err)
+{
+	report(what, arg, err == ESRCH ? "No process group with its id (it "
+					 "leads none, or has exited)" :
+					 reason(err, true));
+}
+
 int exit_status_of(int err)
 {
 	if (err == ENOSYS && proc_trouble())

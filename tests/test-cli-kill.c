@@ -614,3 +614,25 @@ TEST(kill_pgrp_signals_the_group)
 	ASSERT_EQ(kill(-lead, SIGKILL), 0);
 	util_kill_reap(fd);
 }
+
+/*
+ * A live process that leads no group: the kernel's ESRCH says no group
+ * has its id, never that the process has exited.
+ */
+TEST(kill_pgrp_of_a_non_leader_says_no_group)
+{
+	struct cli_out o;
+	char pid[16];
+	int fd, rc;
+
+	util_spawn_text(NULL, NULL, &fd, pid);
+	rc = CLI(&o, "pidfd", "kill", "--pgrp", "-s", "USR1", pid);
+	if (!scope_flags()) {
+		assert_refused(&o, rc, "--pgrp");
+	} else {
+		ASSERT_EQ(rc, 1);
+		ASSERT_TRUE(strstr(o.err, "No process group with its id") != NULL);
+		ASSERT_TRUE(strstr(o.err, "it has exited)") == NULL);
+	}
+	util_kill_reap(fd);
+}
