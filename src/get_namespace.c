@@ -97,7 +97,9 @@ static int has_namespaces(struct lpfd_proc *p, const char *dir)
 /*
  * /proc says ENOENT where the kernel says ESRCH (the task is gone or has
  * dropped its namespaces) or, after that check, EOPNOTSUPP (a type this
- * kernel was built without, which the calling thread lacks too).
+ * kernel was built without, which the calling thread lacks too). Where
+ * the calling thread's link cannot be reached (a mount covers it), which
+ * it is cannot be told: ENOSYS.
  */
 static int missing_ns_errno(struct lpfd_proc *p, const char *dir,
 			    const char *name)
@@ -109,9 +111,10 @@ static int missing_ns_errno(struct lpfd_proc *p, const char *dir,
 	if (r < 0)
 		return r;
 	ns_path(path, sizeof(path), "thread-self", name);
-	if (lpfd_proc_readlink(p, path, link, sizeof(link)) == -ENOENT)
+	r = (int)lpfd_proc_readlink(p, path, link, sizeof(link));
+	if (r == -ENOENT)
 		return -EOPNOTSUPP;
-	return -ESRCH;
+	return r == -ENOSYS ? -ENOSYS : -ESRCH;
 }
 
 /*
