@@ -30,6 +30,27 @@ static int raw_open(int dirfd, const char *path)
 	return (int)fd;
 }
 
+/*
+ * A link under a held /proc, read as the sound path must: the link itself
+ * reached without crossing a mount (openat2, O_PATH), then read.
+ */
+static long raw_readlink(int dirfd, const char *path, char *buf, size_t size)
+{
+	struct lpfd_open_how how = { .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+				     .resolve = LPFD_RESOLVE_NO_XDEV |
+						LPFD_RESOLVE_NO_MAGICLINKS };
+	long fd, n;
+
+	if (lpfd_kernel_has(LPFD_FEAT_OPENAT2) <= 0)
+		return syscall(SYS_readlinkat, dirfd, path, buf, size);
+	fd = syscall(__NR_openat2, dirfd, path, &how, sizeof(how));
+	if (fd < 0)
+		return -1;
+	n = syscall(SYS_readlinkat, (int)fd, "", buf, size);
+	syscall(SYS_close, (int)fd);
+	return n;
+}
+
 /* Read a file; closed, or left open in *keep for the caller to close. */
 static int raw_read_keep(int dirfd, const char *path, size_t size, int *keep)
 {
@@ -125,7 +146,7 @@ static int proof_remembered(int dir)
 	if (syscall(SYS_statx, dir, "", AT_EMPTY_PATH, STATX_MNT_ID_UNIQUE,
 		    &sx) < 0 || !(sx.stx_mask & STATX_MNT_ID_UNIQUE))
 		return -1;
-	return syscall(SYS_readlinkat, dir, "thread-self/ns/pid", link,
+	return raw_readlink(dir, "thread-self/ns/pid", link,
 		       sizeof(link)) > 0 ? 0 : -1;
 }
 
@@ -133,8 +154,8 @@ static int proof_init(int dir)
 {
 	char a[64], b[64];
 
-	if (syscall(SYS_readlinkat, dir, "thread-self/ns/pid", a, sizeof(a)) <= 0 ||
-	    syscall(SYS_readlinkat, dir, "1/ns/pid", b, sizeof(b)) <= 0)
+	if (raw_readlink(dir, "thread-self/ns/pid", a, sizeof(a)) <= 0 ||
+	    raw_readlink(dir, "1/ns/pid", b, sizeof(b)) <= 0)
 		return -1;
 	return 0;
 }
@@ -201,7 +222,7 @@ static int cgroup_ns_known(int dir)
 {
 	char link[64];
 
-	return syscall(SYS_readlinkat, dir, "thread-self/ns/cgroup", link,
+	return raw_readlink(dir, "thread-self/ns/cgroup", link,
 		       sizeof(link)) > 0 ? 0 : -1;
 }
 

@@ -11,7 +11,9 @@
  *              (statx + readlink thread-self/ns/pid on 6.8 and later)
  *   the file:  openat2(<pid>/status, RESOLVE_NO_XDEV|RESOLVE_NO_MAGICLINKS)
  *   unreaped:  pidfd_send_signal(fd, 0)
- *   then:      close(/proc); read; close
+ *   then:      close(/proc); the answer moved down to the lowest free
+ *              number, as the kernel's would be (fcntl F_DUPFD_CLOEXEC,
+ *              close); read; close
  *
  * The name's copy is in the floor because a sound implementation cannot
  * skip it. The contract wants EFAULT for a bad name, never a crash, also
@@ -84,6 +86,12 @@ static int op_floor(const struct row *r)
 	if (syscall(SYS_pidfd_send_signal, g_fd[r->t], 0, NULL, 0) < 0)
 		return -1;
 	syscall(SYS_close, dir);
+	if (fd > dir) {
+		int low = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 0);
+
+		syscall(SYS_close, fd);
+		fd = low;
+	}
 	return read_close(fd);
 }
 
