@@ -137,15 +137,10 @@ static int pid_exiting(struct lpfd_proc *p, int pid)
  */
 static bool pidfd_polls_exited(int pidfd)
 {
-	static const char name[] = "anon_inode:[pidfd]";
-	char path[48], link[sizeof(name)];
 	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
 	struct timespec now = { 0, 0 };
-	ssize_t n;
 
-	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fd/", pidfd, "");
-	n = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
-	if (n != (ssize_t)sizeof(name) - 1 || memcmp(link, name, (size_t)n) != 0)
+	if (!lpfd_fd_link_is(pidfd, "anon_inode:[pidfd]"))
 		return false;
 	return lpfd_sc(__NR_ppoll, &pfd, 1, &now, NULL, 0, 0) == 1 &&
 	       (pfd.revents & POLLIN);

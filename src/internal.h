@@ -225,6 +225,8 @@ int lpfd_proc_openat(struct lpfd_proc *p, const char *path,
 int lpfd_proc_open_last(struct lpfd_proc *p, const char *path, int flags);
 ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 			     char *buf, size_t size);
+/* Whether fd's /proc/thread-self/fd link reads want, read through no mount. */
+bool lpfd_fd_link_is(int fd, const char *want);
 /* The link an O_PATH descriptor of it names; EINVAL for what is no link. */
 ssize_t lpfd_fd_readlink(int fd, char *buf, size_t size);
 /* The inode number a namespace link ("net:[4026531840]") names, or -errno. */

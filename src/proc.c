@@ -826,6 +826,26 @@ void lpfd_proc_close(struct lpfd_proc *p)
 }
 
 /*
+ * Whether the calling thread's fd names the file a link of want's text
+ * names ("anon_inode:[pidfd]"), read through a procfs of its own for
+ * this one question, without crossing a mount.
+ */
+bool lpfd_fd_link_is(int fd, const char *want)
+{
+	char path[48], link[64];
+	struct lpfd_proc p;
+	size_t len = strlen(want);
+	ssize_t n;
+
+	if (len >= sizeof(link) || lpfd_proc_open(&p, LPFD_PROC_ANY) < 0)
+		return false;
+	lpfd_proc_path(path, sizeof(path), "thread-self/fd/", fd, "");
+	n = lpfd_proc_readlink(&p, path, link, sizeof(link));
+	lpfd_proc_close(&p);
+	return n == (ssize_t)len && memcmp(link, want, len) == 0;
+}
+
+/*
  * For a pidfd the library cannot read about: EBADF if the fd is closed
  * (the kernel's answer, which comes first), else err.
  */

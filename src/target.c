@@ -98,15 +98,7 @@ int lpfd_route_open_self(const struct lpfd_route *t)
  */
 int lpfd_not_pidfd_errno(int fd, const struct lpfd_fdinfo *fi)
 {
-	static const char epoll[] = "anon_inode:[eventpoll]";
-	char path[48], link[sizeof(epoll)];
-	ssize_t n;
-
 	if (fi->flags & O_PATH)
 		return -EBADF;
-	lpfd_proc_path(path, sizeof(path), "/proc/thread-self/fd/", fd, "");
-	n = lpfd_sys_readlinkat(AT_FDCWD, path, link, sizeof(link));
-	if (n == (ssize_t)sizeof(epoll) - 1 && memcmp(link, epoll, (size_t)n) == 0)
-		return -EINVAL;
-	return -ENOTTY;
+	return lpfd_fd_link_is(fd, "anon_inode:[eventpoll]") ? -EINVAL : -ENOTTY;
 }
