@@ -616,8 +616,8 @@ int lpfd_proc_open_ns(struct lpfd_proc *p, const char *path)
 /*
  * The kernel gives the lowest free number; a call that held descriptors
  * of its own while it opened its answer (the lowest of them at held) moves
- * the answer down once they are closed. Where that is refused the answer
- * stays where it is: the same file, at a number the caller did not expect.
+ * the answer down once they are closed. Where that is refused the call
+ * fails with the refusal: a number the kernel would not give is no answer.
  */
 int lpfd_fd_lowest(int fd, int held)
 {
@@ -626,8 +626,10 @@ int lpfd_fd_lowest(int fd, int held)
 	if (fd < 0 || held < 0 || held > fd)
 		return fd;
 	low = lpfd_sys_fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (low < 0)
-		return fd;
+	if (low < 0) {
+		lpfd_sys_close(fd);
+		return low;
+	}
 	if (low > fd) {
 		lpfd_sys_close(low);
 		return fd;
