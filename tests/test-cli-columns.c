@@ -150,6 +150,16 @@ static void compare_value(const char *field, const char *mine,
 		size_t la = strlen(mine), lb = strlen(theirs);
 
 		ASSERT_TRUE(la >= 5 && lb >= 5);
+		/*
+		 * procps takes "now" and the boot time from two clocks; for a
+		 * child younger than a second it was seen to print a negative
+		 * ETIME wrapped to ~441 million days. Ours must then be 00:00.
+		 */
+		if (field[0] == 'e' && strchr(theirs, '-') &&
+		    atol(theirs) > 100000) {
+			ASSERT_TRUE(strcmp(mine, "00:00") == 0);
+			return;
+		}
 		a = atof(mine + la - 5) * 60 + atof(mine + la - 2);
 		b = atof(theirs + lb - 5) * 60 + atof(theirs + lb - 2);
 		if (la != lb || strncmp(mine, theirs, la - 5) != 0 ||
