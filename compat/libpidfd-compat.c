@@ -4,8 +4,10 @@
  * were never ported. Preloaded (LD_PRELOAD), it catches a program's own
  *
  *   ioctl(fd, PIDFD_GET_INFO (any size) / PIDFD_GET_*_NAMESPACE, ...)
- *   pidfd_send_signal, pidfd_getfd, process_madvise, process_mrelease
+ *   pidfd_open, pidfd_send_signal, pidfd_getfd, process_madvise,
+ *   process_mrelease
  *   waitid(P_PIDFD, ...)
+ *   fchown, fchownat, fchmod, execveat, fexecve on a pidfd
  *   syscall(SYS_<any of these>, ...)
  *
  * and answers them through the library. Everything else goes to the next
@@ -32,8 +34,10 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,8 +64,16 @@ typedef int ioctl_req;
 typedef int (*ioctl_fn)(int, ioctl_req, ...);
 typedef long (*syscall_fn)(long, ...);
 typedef int (*waitid_fn)(idtype_t, id_t, siginfo_t *, int);
+typedef int (*fchown_fn)(int, uid_t, gid_t);
+typedef int (*fchownat_fn)(int, const char *, uid_t, gid_t, int);
+typedef int (*fchmod_fn)(int, mode_t);
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[],
+			   int);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
 
 static void *real_ioctl_p, *real_syscall_p, *real_waitid_p;
+static void *real_fchown_p, *real_fchownat_p, *real_fchmod_p;
+static void *real_execveat_p, *real_fexecve_p;
 
 /*
  * glibc's 32-bit programs built with a 64-bit time_t (_TIME_BITS=64, as
@@ -92,6 +104,11 @@ __attribute__((constructor)) static void compat_init(void)
 #endif
 	real_lookup(&real_syscall_p, "syscall");
 	real_lookup(&real_waitid_p, "waitid");
+	real_lookup(&real_fchown_p, "fchown");
+	real_lookup(&real_fchownat_p, "fchownat");
+	real_lookup(&real_fchmod_p, "fchmod");
+	real_lookup(&real_execveat_p, "execveat");
+	real_lookup(&real_fexecve_p, "fexecve");
 }
 
 /* Raw -errno to the -1/errno of a libc call. */
@@ -353,6 +370,89 @@ COMPAT_API int process_mrelease(int pidfd, unsigned int flags)
 	return libpidfd_process_mrelease(pidfd, flags);
 }
 
+COMPAT_API int pidfd_open(pid_t pid, unsigned int flags)
+{
+	return libpidfd_open(pid, flags);
+}
+
+/* ------------------------------------------------------------------------
+ * A pidfd's inode. Before pidfs (6.9) every pidfd is the one anonymous
+ * inode that eventfd, epoll, signalfd and timerfd descriptors share:
+ * fchown() and fchmod() on a pidfd succeed and change that inode for all
+ * of them, and execveat() of it fails ENXIO. The newest kernel refuses a
+ * change (EOPNOTSUPP; 6.9 to 6.14 said EPERM) and the exec (EACCES), and
+ * so does the shim on every kernel. Such a call is rare: it pays for
+ * fstat(), and a file without a type (an anonymous inode or a pidfd) for
+ * a look at its fdinfo too.
+ */
+static bool fd_is_pidfd(int fd)
+{
+	struct lpfd_fdinfo fi;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || (st.st_mode & S_IFMT))
+		return false;
+	return is_pidfd(fd, &fi) > 0;
+}
+
+/* A path that is empty under AT_EMPTY_PATH names dirfd itself. */
+static bool names_pidfd(int dirfd, const char *path, int flags)
+{
+	char c;
+
+	if (!(flags & AT_EMPTY_PATH) || !fd_is_pidfd(dirfd))
+		return false;
+	/* A path the kernel faults on is the real call's EFAULT. */
+	return lpfd_user_read(lpfd_sys_gettid(), &c, path, 1) == 0 && !c;
+}
+
+static int refuse(int err)
+{
+	errno = err;
+	return -1;
+}
+
+COMPAT_API int fchown(int fd, uid_t owner, gid_t group)
+{
+	if (fd_is_pidfd(fd))
+		return refuse(EOPNOTSUPP);
+	return ((fchown_fn)real_lookup(&real_fchown_p, "fchown"))(fd, owner,
+								  group);
+}
+
+COMPAT_API int fchownat(int dirfd, const char *path, uid_t owner, gid_t group,
+			int flags)
+{
+	if (names_pidfd(dirfd, path, flags))
+		return refuse(EOPNOTSUPP);
+	return ((fchownat_fn)real_lookup(&real_fchownat_p, "fchownat"))(
+		dirfd, path, owner, group, flags);
+}
+
+COMPAT_API int fchmod(int fd, mode_t mode)
+{
+	if (fd_is_pidfd(fd))
+		return refuse(EOPNOTSUPP);
+	return ((fchmod_fn)real_lookup(&real_fchmod_p, "fchmod"))(fd, mode);
+}
+
+COMPAT_API int execveat(int dirfd, const char *path, char *const argv[],
+			char *const envp[], int flags)
+{
+	if (names_pidfd(dirfd, path, flags))
+		return refuse(EACCES);
+	return ((execveat_fn)real_lookup(&real_execveat_p, "execveat"))(
+		dirfd, path, argv, envp, flags);
+}
+
+COMPAT_API int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	if (fd_is_pidfd(fd))
+		return refuse(EACCES);
+	return ((fexecve_fn)real_lookup(&real_fexecve_p, "fexecve"))(fd, argv,
+								    envp);
+}
+
 /* ------------------------------------------------------------------------
  * syscall(2): the same calls by number. The kernel reads each argument at
  * its own type (an int pidfd is the low 32 bits), and so do these casts.
@@ -386,6 +486,21 @@ COMPAT_API long syscall(long nr, ...)
 	switch (nr) {
 	case __NR_ioctl:
 		return sys_ioctl(a);
+	case __NR_pidfd_open:
+		return libpidfd_open((pid_t)a[0], (unsigned int)a[1]);
+	case __NR_fchown:
+#ifdef __NR_fchown32
+	case __NR_fchown32:
+#endif
+	case __NR_fchmod:
+		return fd_is_pidfd((int)a[0]) ? refuse(EOPNOTSUPP)
+					      : real_syscall(nr, a);
+	case __NR_fchownat:
+		return names_pidfd((int)a[0], (const char *)a[1], (int)a[4]) ?
+			refuse(EOPNOTSUPP) : real_syscall(nr, a);
+	case __NR_execveat:
+		return names_pidfd((int)a[0], (const char *)a[1], (int)a[4]) ?
+			refuse(EACCES) : real_syscall(nr, a);
 	case __NR_waitid:
 		return sys_waitid(a);
 	case __NR_pidfd_send_signal:

@@ -14,6 +14,8 @@
  */
 #include <dlfcn.h>
 #include <sys/ioctl.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <libpidfd.h>
@@ -284,6 +286,77 @@ TEST(compat_info_reaped_exit)
 	ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
 }
 
+/*
+ * What a file system does is the running kernel's, whatever personality
+ * a seccomp filter gives the test: these answers follow its release.
+ */
+static bool release_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	ASSERT_EQ(uname(&u), 0);
+	ASSERT_EQ(sscanf(u.release, "%d.%d", &ma, &mi), 2);
+	return ma > major || (ma == major && mi >= minor);
+}
+
+/* Whether pidfds are pidfs's (6.9), not the one shared anonymous inode. */
+static bool pidfs(void)
+{
+	int fd = libpidfd_open(getpid(), 0);
+	struct statfs sf;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(fstatfs(fd, &sf), 0);
+	close(fd);
+	return sf.f_type != 0x09041934; /* ANON_INODE_FS_MAGIC */
+}
+
+/* A thread that leads no group: ENOENT since 6.16, EINVAL before. */
+TEST(compat_pidfd_open_thread_enoent)
+{
+	expect_case("open-thread",
+		    release_at_least(6, 16) ? "ok" : "thread:EINVAL");
+}
+
+/*
+ * fchown() and fchmod() of a pidfd: before pidfs they succeed (and would
+ * change the inode every pidfd, eventfd and epoll descriptor shares), 6.9
+ * to 6.14 refuse EPERM, later kernels EOPNOTSUPP, as the shim does.
+ */
+TEST(compat_pidfd_inode_unchangeable)
+{
+	expect_case("inode", !pidfs() ? "fchown" :
+		    release_at_least(6, 15) ? "ok" : "fchown:EPERM");
+}
+
+/*
+ * execveat() of a pidfd is EACCES, but before pidfs only while the shared
+ * inode's mode (0600) has no execute bit: once a program has made it
+ * executable, the exec goes on to open it, ENXIO. Where the test owns the
+ * machine (a throwaway guest), it makes it so, and puts the mode back.
+ */
+TEST(compat_pidfd_exec_eacces)
+{
+	struct stat st;
+	int fd;
+
+	expect_case("exec", "ok");
+	if (pidfs() || !getenv("TEST_OWNS_MACHINE"))
+		return;
+	fd = libpidfd_open(getpid(), 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(fstat(fd, &st), 0);
+	ASSERT_EQ(fchmod(fd, 0700), 0);
+#ifdef __GLIBC__
+	expect_case("exec", "execveat:ENXIO");
+#else
+	expect_case("exec", "fexecve:ENXIO");
+#endif
+	ASSERT_EQ(fchmod(fd, st.st_mode & 07777), 0);
+	close(fd);
+}
+
 /* Same stdout and exit status with and without the shim. */
 static void expect_identical(char *const argv[], const char *want_out,
 			     int want_exit)
@@ -354,8 +427,9 @@ TEST(compat_libpidfd_program_untouched)
 TEST(compat_exports_only_the_interposed_calls)
 {
 	static const char *const exported[] = {
-		"ioctl", "syscall", "waitid", "pidfd_send_signal",
-		"pidfd_getfd", "process_madvise", "process_mrelease",
+		"ioctl", "syscall", "waitid", "pidfd_open", "pidfd_send_signal",
+		"pidfd_getfd", "process_madvise", "process_mrelease", "fchown",
+		"fchownat", "fchmod", "execveat", "fexecve",
 #if defined(__GLIBC__) && defined(__TIMESIZE) && __TIMESIZE == 32
 		"__ioctl_time64",
 #endif

@@ -586,6 +586,83 @@ static int case_setns(void)
 	return 0;
 }
 
+/* ---- pidfd_open and the pidfd's inode ---------------------------------- */
+
+/* A thread that leads no group has no pidfd without PIDFD_THREAD: ENOENT. */
+static void *open_thread(void *arg)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+
+	(void)arg;
+	errno = 0;
+	if (pidfd_open(tid, 0) >= 0)
+		return "thread";
+	if (errno != ENOENT)
+		return errno == EINVAL ? "thread:EINVAL" : "thread";
+	errno = 0;
+	if (syscall(SYS_pidfd_open, tid, 0) >= 0 || errno != ENOENT)
+		return "thread-syscall";
+	return NULL;
+}
+
+static int case_open_thread(void)
+{
+	MUST_FAIL("no-pid", pidfd_open(0x7ffffff0, 0), ESRCH);
+	MUST_FAIL("flags", pidfd_open(getpid(), 1), EINVAL);
+	in_thread(open_thread, NULL);
+	return 0;
+}
+
+/*
+ * A pidfd's owner and mode cannot change (EOPNOTSUPP). Asked with the
+ * values it has, so that an old kernel which allows it (every pidfd, eventfd
+ * and epoll descriptor share its inode) changes nothing. Another file's
+ * change still works.
+ */
+static int case_inode(void)
+{
+	int fd = open_pidfd(getpid()), memfd = memfd_with('i');
+	struct stat st, after;
+
+	if (fstat(fd, &st))
+		fail("fstat", errno);
+	MUST_FAIL("fchown", fchown(fd, st.st_uid, st.st_gid), EOPNOTSUPP);
+	MUST_FAIL("fchmod", fchmod(fd, st.st_mode & 07777), EOPNOTSUPP);
+	MUST_FAIL("fchownat", fchownat(fd, "", st.st_uid, st.st_gid,
+				       AT_EMPTY_PATH), EOPNOTSUPP);
+	MUST_FAIL("syscall-fchown", syscall(SYS_fchown, fd, st.st_uid,
+					    st.st_gid), EOPNOTSUPP);
+	MUST_FAIL("syscall-fchmod", syscall(SYS_fchmod, fd, st.st_mode & 07777),
+		  EOPNOTSUPP);
+	if (fstat(fd, &after))
+		fail("fstat", errno);
+	EXPECT("unchanged", after.st_mode == st.st_mode &&
+				    after.st_uid == st.st_uid);
+	MUST("memfd-fchmod", fchmod(memfd, 0640));
+	MUST("memfd-fchown", fchown(memfd, getuid(), getgid()));
+	MUST_FAIL("closed", fchmod(-1, 0600), EBADF);
+	return 0;
+}
+
+/* A pidfd is no program to execute: EACCES, by every way of asking. */
+static int case_exec(void)
+{
+	int fd = open_pidfd(getpid());
+	char *argv[] = { "kapi", NULL };
+
+#ifdef __GLIBC__
+	MUST_FAIL("execveat", execveat(fd, "", argv, environ, AT_EMPTY_PATH),
+		  EACCES);
+#endif
+	MUST_FAIL("fexecve", fexecve(fd, argv, environ), EACCES);
+	MUST_FAIL("syscall", syscall(SYS_execveat, fd, "", argv, environ,
+				     AT_EMPTY_PATH), EACCES);
+	/* A path that is not empty is looked up from the pidfd: no directory. */
+	MUST_FAIL("path", syscall(SYS_execveat, fd, "x", argv, environ,
+				  AT_EMPTY_PATH), ENOTDIR);
+	return 0;
+}
+
 /* ---- PIDFD_GET_*_NAMESPACE --------------------------------------------- */
 
 /* The namespace fd names what /proc/<pid>/ns/<name> names (if it exists). */
@@ -664,6 +741,9 @@ static const struct {
 	{ "waitid", case_waitid },
 	{ "setns", case_setns },
 	{ "ns", case_ns },
+	{ "open-thread", case_open_thread },
+	{ "inode", case_inode },
+	{ "exec", case_exec },
 };
 
 int main(int argc, char **argv)
