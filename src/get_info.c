@@ -530,10 +530,20 @@ static void answer_the_request(struct emulated *e, uint64_t req,
 	} else if (!expected && read_cgroupid(e, &id) &&
 		   (lpfd_route_is_self(e->t) || unreaped_or_esrch(e) == 0))
 		put_cgroupid(k, id);
+	bool own_process = k->tgid == (uint32_t)e->tgid;
+
 	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, k->tgid == (uint32_t)e->tgid);
-	if (req & PIDFD_INFO_SUPPORTED_MASK)
+		emulate_coredump(k, own_process);
+	if (req & PIDFD_INFO_SUPPORTED_MASK) {
 		put_supported(k, sizeof(*k));
+		/*
+		 * It claims what this call can answer, nothing more: only
+		 * a process's own threads can tell whether it would dump
+		 * core (emulate_coredump()).
+		 */
+		if (!own_process)
+			k->supported_mask &= ~(uint64_t)PIDFD_INFO_COREDUMP;
+	}
 }
 
 /*

@@ -759,6 +759,91 @@ TEST(supported_mask_tells_the_truth)
 	}
 }
 
+/*
+ * supported_mask claims what this call can answer, on this kernel, path
+ * and caller, and nothing more: every bit it claims for a process is
+ * returned when asked of that process (EXIT once it is reaped), and the
+ * core-dump details only where the kernel has them (the library cannot
+ * make them up).
+ */
+static uint64_t claimed(int fd, bool emulate)
+{
+	struct util_res r;
+
+	util_get_info(fd, PIDFD_INFO_SUPPORTED_MASK, 88, emulate, &r);
+	ASSERT_EQ(r.ret, 0);
+	ASSERT_TRUE(INFO(&r)->mask & PIDFD_INFO_SUPPORTED_MASK);
+	return INFO(&r)->supported_mask;
+}
+
+static void expect_answered(int fd, bool emulate, uint64_t claim,
+			    uint64_t bits)
+{
+	struct util_res r;
+
+	for (int b = 0; b < 64; b++) {
+		uint64_t bit = 1ULL << b;
+
+		if (!(claim & bits & bit))
+			continue;
+		util_get_info(fd, bit, 88, emulate, &r);
+		ASSERT_EQ(r.ret, 0);
+		if (!(INFO(&r)->mask & bit))
+			FAIL("%s path: claims %#llx, does not return it",
+			     emulate ? "emulated" : "kernel's",
+			     (unsigned long long)bit);
+	}
+}
+
+static void expect_only_existing(uint64_t claim, bool emulate)
+{
+	bool native = !emulate && util_have_native_info();
+
+	if (claim & PIDFD_INFO_COREDUMP_SIGNAL)
+		ASSERT_TRUE(native && util_kernel_has(LPFD_FEAT_INFO_SUPPORTED));
+	if (claim & PIDFD_INFO_COREDUMP_CODE)
+		ASSERT_TRUE(native && util_kernel_has(LPFD_FEAT_INFO_CODE));
+	if (claim & PIDFD_INFO_EXIT)
+		ASSERT_TRUE(native && util_kernel_has(LPFD_FEAT_INFO_EXIT));
+}
+
+TEST(supported_mask_claims_only_what_the_call_answers)
+{
+	const uint64_t live = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
+			      PIDFD_INFO_COREDUMP;
+	siginfo_t si;
+
+	for (int emulate = 1; emulate >= 0; emulate--) {
+		int self = libpidfd_open(getpid(), 0), fd;
+		uint64_t c;
+		pid_t pid;
+
+		ASSERT_GE(self, 0);
+		c = claimed(self, emulate);
+		expect_only_existing(c, emulate);
+		expect_answered(self, emulate, c, live);
+		ASSERT_EQ(claimed(PIDFD_SELF, emulate), c);
+		close(self);
+
+		/* Another process: claimed while it runs, asked as it stops. */
+		util_spawn(NULL, NULL, &fd);
+		c = claimed(fd, emulate);
+		expect_only_existing(c, emulate);
+		expect_answered(fd, emulate, c, live);
+		util_kill_reap_keep_fd(fd);
+		expect_answered(fd, emulate, c, PIDFD_INFO_EXIT);
+		close(fd);
+
+		/* Reaped by a waitid() the library never saw. */
+		pid = util_zombie(3, &fd);
+		c = claimed(fd, emulate);
+		expect_only_existing(c, emulate);
+		ASSERT_EQ(waitid(P_PID, (id_t)pid, &si, WEXITED), 0);
+		expect_answered(fd, emulate, c, PIDFD_INFO_EXIT);
+		close(fd);
+	}
+}
+
 /* A cgroup of our own: the id both paths give is the directory's. */
 TEST(cgroup_id_of_a_child_in_its_own_cgroup)
 {
