@@ -138,6 +138,8 @@ COMPAT_SO  := $(O)/libpidfd-compat.so
 COMPAT_TEST_SRCS := $(sort $(wildcard tests/compat/*.c))
 COMPAT_TESTS := $(COMPAT_TEST_SRCS:tests/compat/%.c=$(O)/tests/compat/%) \
 	$(O)/tests/compat/kapi-time64
+# tests/adopters.sh's count of an adopter's PIDFD_GET_INFO calls.
+ADOPTERS_COUNT := $(O)/tests/adopters/count-info.so
 
 .PHONY: all lib cli compat tests fuzzers fuzz check check-host check-emulated check-uml \
 	check-musl stress \
@@ -229,7 +231,7 @@ $(O)/examples/%: examples/%.c $(wildcard examples/*.h) include/libpidfd.h $(LIB_
 
 # Tests link the static library: they may reach the internal parsers and
 # the emulation switch that the shared library hides.
-tests: $(TESTS) $(COMPAT_TESTS)
+tests: $(TESTS) $(COMPAT_TESTS) $(ADOPTERS_COUNT)
 
 # Programs of the compat tests know only the kernel: no libpidfd header, no
 # library (lib/names.c names the errors they print, as with any C library).
@@ -247,6 +249,10 @@ $(O)/tests/compat/kapi-time64: tests/compat/kapi.c lib/names.c lib/names.h
 		$(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< lib/names.c -lpthread $(LDFLAGS)
 
 $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
+
+$(ADOPTERS_COUNT): tests/adopters/count-info.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -fPIC -shared -o $@ $< -ldl $(LDFLAGS)
 $(O)/tests/test-examples: $(EXAMPLES)
 # The stack bound leaves out the dynamic linker's first resolution of a
 # symbol (on an AMX machine its register save alone is 11 KiB): bound at

@@ -60,6 +60,25 @@ else
 	run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
 	run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
 fi
+
+# systemd's own unit tests (Debian unstable's systemd-tests, which .ci/run
+# fetches), plain and with the shim, here and in each user-mode-linux
+# kernel below (tests/adopters.sh). Missing packages are named in the
+# summary; under CI they fail the run.
+adopters=
+if msg=$("$here/adopters.sh" --check "$build"); then
+	adopters=1
+else
+	echo "$msg" | tee -a "$summary"
+	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
+fi
+# Each run's table goes into the summary too.
+adopters_run() {
+	run_mode "$@"
+	grep -E '^# (TEST|test-)' "$summary.out" >> "$summary"
+}
+[ -n "$adopters" ] && [ -z "${CHECK_QEMU_ONLY:-}" ] &&
+	adopters_run "$here/adopters.sh" "$build" "$host"
 # Kernels 5.3 to 6.0 and 6.13 to 6.17, as a seccomp filter imitates them
 # on this one (tests/personality.c; docs/testing.md: what a filter cannot imitate).
 for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
@@ -93,6 +112,8 @@ for k in $umls; do
 		env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
 		RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
 	"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
+	[ -n "$adopters" ] && adopters_run env UML="$bin" "$here/uml.sh" \
+		"$here/adopters.sh" "$build" "uml-$label"
 done
 # make stress repeats the kernel runs above, and only them.
 [ -n "${CHECK_KERNELS_ONLY:-}" ] && [ -z "${CHECK_QEMU_ONLY:-}" ] && finish
