@@ -328,6 +328,12 @@ check-emulated: all tests
 	tests/run.sh $(O) emulated
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
+# CPython's pidfd cases, plain and with the shim (tests/adopters-python.sh;
+# sid's Python, which .ci/fetch-debs caches): not part of make check.
+.PHONY: check-adopters
+check-adopters: all tests
+	tests/adopters-python.sh $(O)
+
 # musl: everything built with musl-gcc into $(O)/musl (tests/musl.sh), the
 # suite run natively and emulated.
 check-musl:
