@@ -122,7 +122,9 @@ LIB_SO     := $(O)/libpidfd.so.$(VERSION)
 LIB_A      := $(O)/libpidfd.a
 
 CLI_SRCS   := $(sort $(wildcard cli/*.c))
+comma      := ,
 CLI        := $(O)/pidfd
+CLI_INSTALLED := $(O)/install/pidfd
 
 # Programs a user would copy: built as a user would (their own
 # _GNU_SOURCE, the public header only), run by tests/test-examples.
@@ -208,20 +210,25 @@ $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) $(UTIL_A) \
 		|| { echo "$@: the library calls what the shim interposes" >&2; \
 		     rm -f $@; exit 1; }
 
-cli: $(CLI)
+cli: $(CLI) $(CLI_INSTALLED)
 
 # The tool is a program of the public header and libpidfd.so (libpidfd.a
 # where LDFLAGS has -static): <libpidfd.h>, the lists of include/internal/
 # and lib/, no src/ header (what it reads of /proc comes through
-# libpidfd_proc_open()). Not installed, it finds the library by
-# LD_LIBRARY_PATH, as the tests set it (tests/cli.h); tests/install-check.sh
-# builds it with pkg-config against an installed library.
+# libpidfd_proc_open()). Linked twice, as libtool does: $(CLI), run from
+# the build directory (the README's first command, the tests, the guests),
+# finds the library beside it (a run path of $$ORIGIN); the one installed,
+# $(CLI_INSTALLED), has no run path and finds it where the system's
+# loader looks. tests/install-check.sh builds it with pkg-config against
+# an installed library.
 CLI_LIBDEP = $(if $(filter -static,$(LDFLAGS)),$(LIB_A),$(O)/libpidfd.so)
-$(CLI): $(CLI_SRCS) $(wildcard cli/*.h) lib/*.h include/internal/*.h \
-		include/libpidfd.h $(UTIL_A) $(CLI_LIBDEP)
+CLI_LINK = $(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(UTIL_A) \
+	-L$(O) -lpidfd
+$(CLI) $(CLI_INSTALLED): $(CLI_SRCS) $(wildcard cli/*.h) lib/*.h \
+		include/internal/*.h include/libpidfd.h $(UTIL_A) $(CLI_LIBDEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(UTIL_A) \
-		-L$(O) -lpidfd $(LDFLAGS)
+	$(CLI_LINK) $(if $(filter $(CLI),$@),-Wl$(comma)-rpath$(comma)'$$ORIGIN') \
+		$(LDFLAGS)
 
 examples: $(EXAMPLES)
 
@@ -368,7 +375,7 @@ install: all
 	ln -sf libpidfd.so.$(SOVERSION) $(DESTDIR)$(libdir)/libpidfd.so
 	$(if $(filter 0,$(STATIC)),,install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/)
 	$(PC_SED) libpidfd.pc.in > $(DESTDIR)$(pkgconfigdir)/libpidfd.pc
-	install -m 755 $(CLI) $(DESTDIR)$(bindir)/
+	install -m 755 $(CLI_INSTALLED) $(DESTDIR)$(bindir)/
 	install -m 755 $(COMPAT_SO) $(DESTDIR)$(pkglibdir)/
 	install -d $(DESTDIR)$(bashcompdir)
 	install -m 644 cli/pidfd.bash-completion $(DESTDIR)$(bashcompdir)/pidfd

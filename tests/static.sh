@@ -328,5 +328,15 @@ r=$?
 echo "$out" | sed 's/^/# /'
 result $r "make install-check"
 
+# The README's first command: the tool runs from the build directory as
+# it is, with no LD_LIBRARY_PATH (its run path finds libpidfd.so.0 beside
+# it), and the copy make install installs carries no run path.
+out=$(env -u LD_LIBRARY_PATH "$build/pidfd" info $$ 2>&1)
+r=$?
+echo "$out" | sed 's/^/# /'
+echo "$out" | grep -q "^ *$$ " || r=1
+readelf -d "$build/install/pidfd" | grep -qE 'RPATH|RUNPATH' && r=1
+result $r "build/pidfd runs from the tree; the installed one has no run path"
+
 echo "# static: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
