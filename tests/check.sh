@@ -3,9 +3,10 @@
 # under older kernels' personalities (tests/personality.c), inside
 # Linux 5.10, 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh), and
 # in real x86_64 and arm64 kernels under qemu-system (tests/vm.sh); then
-# the i386 and musl builds on this kernel. Every result line names its
-# kernel. Any failure, or a run that cannot happen, fails the whole. The
-# last line sums all.
+# the i386 and musl builds on this kernel. The guests run in a lane of
+# their own beside the host's runs (guest_lane). Every result line names
+# its kernel. Any failure, or a run that cannot happen, fails the whole.
+# The last line sums all.
 set -u
 build=${1:-build}
 here=$(dirname "$0")
@@ -14,7 +15,9 @@ total_f=0
 total_s=0
 rc=0
 summary=$(mktemp "${TMPDIR:-/tmp}/libpidfd-check.XXXXXX")
-trap 'rm -f "$summary"' EXIT
+lane=$summary.guests
+lane_pid=
+trap 'rm -f "$summary" "$lane" "$lane".*' EXIT
 
 run_mode() {
 	"$@" | tee "$summary.out"
@@ -39,8 +42,27 @@ run_mode() {
 		sed 's/^/#   /' >> "$summary"
 }
 
+# The guests' lane (below), run beside the host's runs: its output after
+# theirs, its summary lines and counts added to theirs.
+merge_guests() {
+	[ -n "$lane_pid" ] || return 0
+	[ "$lane_pid" = done ] || wait "$lane_pid"
+	lane_pid=
+	cat "$lane.log"
+	cat "$lane" >> "$summary"
+	if ! read -r p f s r < "$lane.totals"; then
+		echo "# guests: no result (their lane ended early)" | tee -a "$summary"
+		p=0 f=1 s=0 r=1
+	fi
+	total_p=$((total_p + p))
+	total_f=$((total_f + f))
+	total_s=$((total_s + s))
+	[ "$r" -eq 0 ] || rc=1
+}
+
 # The summary of every run so far, as the last line; the exit status.
 finish() {
+	merge_guests
 	rm -f "$summary.out"
 	echo "# summary:"
 	cat "$summary"
@@ -54,12 +76,7 @@ finish() {
 
 host=$(uname -r | cut -d. -f1,2)
 # make check-qemu-GUEST: the qemu-system guests named below, alone.
-if [ -n "${CHECK_QEMU_ONLY:-}" ]; then
-	CHECK_PERSONALITIES='' CHECK_UML_SUITES=''
-else
-	run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
-	run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
-fi
+[ -z "${CHECK_QEMU_ONLY:-}" ] || CHECK_PERSONALITIES='' CHECK_UML_SUITES=''
 
 # systemd's own unit tests (Debian unstable's systemd-tests, which .ci/run
 # fetches), plain and with the shim, here and in each user-mode-linux
@@ -77,109 +94,6 @@ adopters_run() {
 	run_mode "$@"
 	grep -E '^# (TEST|test-)' "$summary.out" >> "$summary"
 }
-[ -n "$adopters" ] && [ -z "${CHECK_QEMU_ONLY:-}" ] &&
-	adopters_run "$here/adopters.sh" "$build" "$host"
-# Kernels 5.3 to 6.0 and 6.13 to 6.17, as a seccomp filter imitates them
-# on this one (tests/personality.c; docs/testing.md: what a filter cannot imitate).
-for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
-	run_mode env TEST_PERSONALITY="$p" RUN_LABEL="personality-$p" \
-		"$here/run.sh" "$build" native
-done
-
-# The user-mode-linux kernels: Debian 11's, 12's (the system's), trixie's
-# and sid's as .ci/fetch-debs cached them. Each is named after its version
-# (sid moves: the label and the tests follow). A kernel missing from the
-# cache is named in the summary; under CI (CI=true) it fails the run.
-umls=
-for suite in ${CHECK_UML_SUITES-bullseye bookworm trixie sid}; do
-	if k=$("$here/uml-kernel.sh" "$suite" 2>&1); then
-		set -- $k
-		echo "# kernel uml-$1: $suite's user-mode-linux $2" | tee -a "$summary"
-		umls="$umls $suite:$1:$3"
-		continue
-	fi
-	echo "$k"
-	echo "# kernel missing: $suite's user-mode-linux" \
-		"(.ci/fetch-debs $suite user-mode-linux libc6)" | tee -a "$summary"
-	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
-done
-# Every system call of a user-mode-linux guest is a round trip through the
-# host's ptrace: the guest's tests get three times the host's time.
-for k in $umls; do
-	suite=${k%%:*} label=${k#*:} bin=${k##*:}
-	label=${label%%:*}
-	run_mode env UML="$bin" "$here/uml.sh" \
-		env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
-		RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
-	"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
-	[ -n "$adopters" ] && adopters_run env UML="$bin" "$here/uml.sh" \
-		"$here/adopters.sh" "$build" "uml-$label"
-done
-# make stress repeats the kernel runs above, and only them.
-[ -n "${CHECK_KERNELS_ONLY:-}" ] && [ -z "${CHECK_QEMU_ONLY:-}" ] && finish
-
-# Real kernels under qemu-system, emulated with TCG on two CPUs
-# (tests/vm.sh; make check-qemu-GUEST runs one): x86_64's newest, SMP with
-# kcmp and ns_last_pid, and bullseye's 5.10 stable, every test as under
-# UML; arm64's 6.12 and 7.3, the aarch64 cross-build in both modes
-# (tests/qemu.sh). Each prints `pidfd features` first, compared with
-# tests/kernels/qemu-GUEST.features. A kernel missing from the cache is
-# named in the summary; under CI it fails the run.
-vm_guest() { # guest: label= its label, or nothing and the summary says why
-	label=
-	if k=$("$here/vm-kernel.sh" "$1" 2>&1); then
-		label=${k%% *}
-		echo "# kernel $label: $1's $(echo "$k" | cut -d' ' -f3)" |
-			tee -a "$summary"
-		return
-	fi
-	echo "# kernel missing: qemu $1 (${k#*: })" | tee -a "$summary"
-	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
-}
-vm_trees=
-for guest in ${CHECK_VM_GUESTS-trixie-backports bullseye}; do
-	vm_guest "$guest"
-	[ -n "$label" ] || continue
-	vm_trees="$vm_trees $guest"
-	run_mode env VM="$guest" "$here/vm.sh" sh -c '"$1"/pidfd features; shift;
-		exec "$@"' - "$build" env \
-		TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
-		RUN_LABEL="$label" "$here/run.sh" "$build" native
-	"$here/uml-features.sh" --log "$summary.out" "qemu-$guest" qemu |
-		tee -a "$summary"
-done
-# Their mount of a tree under /tmp, at a path with a space, and UML's
-# (tests/vm-tree.sh).
-[ -n "${CHECK_QEMU_ONLY:-}" ] || vm_trees="uml$vm_trees"
-# shellcheck disable=SC2086
-[ -z "$vm_trees" ] || run_mode "$here/vm-tree.sh" $vm_trees
-for guest in ${CHECK_ARM64_GUESTS-trixie-arm64 trixie-backports-arm64}; do
-	vm_guest "$guest"
-	[ -n "$label" ] || continue
-	run_mode "$here/qemu.sh" "$build" "$guest"
-	"$here/uml-features.sh" --log "$summary.out" "qemu-$guest" qemu |
-		tee -a "$summary"
-done
-[ -n "${CHECK_QEMU_ONLY:-}" ] && finish
-
-# Once, needing no kernel: manual pages (lint, sections, one per public
-# function) and the package (make install-check).
-run_mode "$here/static.sh" "$build"
-
-# i386: the whole build as 32-bit programs on this kernel, in both modes:
-# the kernel's compat paths, and the shim under __ioctl_time64
-# (tests/i386.sh).
-run_mode "$here/i386.sh" "$build" native
-run_mode "$here/i386.sh" "$build" emulated
-
-# musl: the whole build with musl-gcc, the kernel's headers through a
-# directory of the build's own, in both modes (tests/musl.sh).
-run_mode "$here/musl.sh" "$build" native
-run_mode "$here/musl.sh" "$build" emulated
-
-# Hostile input: every /proc parser under libFuzzer for a few seconds (make
-# fuzz runs them for minutes).
-run_mode "$here/fuzz.sh" "$build" "${FUZZ_CHECK_SECONDS:-3}"
 
 # The whole suite again, built with ASan+UBSan (leak checking on), in both
 # host modes; a sanitizer report anywhere in the output, a helper process's
@@ -233,21 +147,167 @@ ubsan="-fsanitize=undefined -fno-sanitize-recover=all"
 # check refuses; the shim's own code is checked all the same.
 export ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0:disable_coredump=0:verify_asan_link_order=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# The user-mode-linux kernels: Debian 11's, 12's (the system's), trixie's
+# and sid's as .ci/fetch-debs cached them. Each is named after its version
+# (sid moves: the label and the tests follow). A kernel missing from the
+# cache is named in the summary; under CI (CI=true) it fails the run.
+umls=
+for suite in ${CHECK_UML_SUITES-bullseye bookworm trixie sid}; do
+	if k=$("$here/uml-kernel.sh" "$suite" 2>&1); then
+		set -- $k
+		echo "# kernel uml-$1: $suite's user-mode-linux $2" | tee -a "$summary"
+		umls="$umls $suite:$1:$3"
+		continue
+	fi
+	echo "$k"
+	echo "# kernel missing: $suite's user-mode-linux" \
+		"(.ci/fetch-debs $suite user-mode-linux libc6)" | tee -a "$summary"
+	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
+done
+# Every system call of a user-mode-linux guest is a round trip through the
+# host's ptrace: the guest's tests get three times the host's time.
+uml_runs() {
+	for k in $umls; do
+		suite=${k%%:*} label=${k#*:} bin=${k##*:}
+		label=${label%%:*}
+		run_mode env UML="$bin" "$here/uml.sh" \
+			env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
+			RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
+		"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
+		[ -n "$adopters" ] && adopters_run env UML="$bin" "$here/uml.sh" \
+			"$here/adopters.sh" "$build" "uml-$label"
+	done
+}
+
+# Real kernels under qemu-system, emulated with TCG on two CPUs
+# (tests/vm.sh; make check-qemu-GUEST runs one): x86_64's newest, SMP with
+# kcmp and ns_last_pid, and bullseye's 5.10 stable, every test as under
+# UML; arm64's 6.12 and 7.3, the aarch64 cross-build in both modes
+# (tests/qemu.sh). Each prints `pidfd features` first, compared with
+# tests/kernels/qemu-GUEST.features. A kernel missing from the cache is
+# named in the summary; under CI it fails the run.
+vm_guest() { # guest: label= its label, or nothing and the summary says why
+	label=
+	if k=$("$here/vm-kernel.sh" "$1" 2>&1); then
+		label=${k%% *}
+		echo "# kernel $label: $1's $(echo "$k" | cut -d' ' -f3)" |
+			tee -a "$summary"
+		return
+	fi
+	echo "# kernel missing: qemu $1 (${k#*: })" | tee -a "$summary"
+	[ "${CI:-}" = true ] && total_f=$((total_f + 1))
+}
+qemu_runs() {
+vm_trees=
+for guest in ${CHECK_VM_GUESTS-trixie-backports bullseye}; do
+	vm_guest "$guest"
+	[ -n "$label" ] || continue
+	vm_trees="$vm_trees $guest"
+	run_mode env VM="$guest" "$here/vm.sh" sh -c '"$1"/pidfd features; shift;
+		exec "$@"' - "$build" env \
+		TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
+		RUN_LABEL="$label" "$here/run.sh" "$build" native
+	"$here/uml-features.sh" --log "$summary.out" "qemu-$guest" qemu |
+		tee -a "$summary"
+done
+# Their mount of a tree under /tmp, at a path with a space, and UML's
+# (tests/vm-tree.sh).
+[ -n "${CHECK_QEMU_ONLY:-}" ] || vm_trees="uml$vm_trees"
+# shellcheck disable=SC2086
+[ -z "$vm_trees" ] || run_mode "$here/vm-tree.sh" $vm_trees
+for guest in ${CHECK_ARM64_GUESTS-trixie-arm64 trixie-backports-arm64}; do
+	vm_guest "$guest"
+	[ -n "$label" ] || continue
+	run_mode "$here/qemu.sh" "$build" "$guest"
+	"$here/uml-features.sh" --log "$summary.out" "qemu-$guest" qemu |
+		tee -a "$summary"
+done
+}
+
+# UBSan under the user-mode-linux kernels but trixie's: the oldest (5.10,
+# where the emulation is the default), Debian 12's and the newest. (ASan
+# cannot run there: see the sanitizers below.)
+ubsan_uml_runs() {
+	for k in $umls; do
+		suite=${k%%:*} label=${k#*:} bin=${k##*:}
+		label=${label%%:*}
+		[ "$suite" = trixie ] && continue
+		sanitized "ubsan-uml-$label" "$build/ubsan" "$ubsan" \
+			env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=5 \
+			RUN_LABEL="ubsan-uml-$label" "$here/run.sh" "$build/ubsan" uml
+	done
+}
+
+# The guests' runs, one after another, in a lane of their own: a guest is
+# one process on one CPU (user-mode-linux) or two threads (qemu's TCG), so
+# on a machine of two CPUs or more they run beside the host's runs below,
+# about halving the time make check takes. Their output is kept and said
+# once the host's runs are done. CHECK_JOBS=1 runs them first, in turn.
+guest_lane() {
+	summary=$lane total_p=0 total_f=0 total_s=0 rc=0
+	: > "$summary"
+	uml_runs
+	if [ -z "${CHECK_KERNELS_ONLY:-}" ] || [ -n "${CHECK_QEMU_ONLY:-}" ]; then
+		qemu_runs
+	fi
+	if [ -z "${CHECK_KERNELS_ONLY:-}${CHECK_QEMU_ONLY:-}" ]; then
+		ubsan_uml_runs
+	fi
+	echo "$total_p $total_f $total_s $rc" > "$lane.totals"
+}
+if [ "${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}" -gt 1 ]; then
+	(guest_lane) > "$lane.log" 2>&1 &
+	lane_pid=$!
+else
+	(guest_lane) > "$lane.log" 2>&1
+	lane_pid=done
+	merge_guests
+fi
+
+# This kernel: every test natively, emulated, systemd's tests, and as
+# kernels 5.3 to 6.0 and 6.13 to 6.17, as a seccomp filter imitates them
+# on this one (tests/personality.c; docs/testing.md: what a filter cannot
+# imitate).
+if [ -z "${CHECK_QEMU_ONLY:-}" ]; then
+	run_mode env RUN_LABEL="native-$host" "$here/run.sh" "$build" native
+	run_mode env RUN_LABEL="emulated-$host" "$here/run.sh" "$build" emulated
+	[ -n "$adopters" ] && adopters_run "$here/adopters.sh" "$build" "$host"
+fi
+for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
+	run_mode env TEST_PERSONALITY="$p" RUN_LABEL="personality-$p" \
+		"$here/run.sh" "$build" native
+done
+# make stress repeats the kernel runs, and only them; make
+# check-qemu-GUEST the qemu guests.
+[ -n "${CHECK_KERNELS_ONLY:-}${CHECK_QEMU_ONLY:-}" ] && finish
+
+# Once, needing no kernel: manual pages (lint, sections, one per public
+# function) and the package (make install-check).
+run_mode "$here/static.sh" "$build"
+
+# i386: the whole build as 32-bit programs on this kernel, in both modes:
+# the kernel's compat paths, and the shim under __ioctl_time64
+# (tests/i386.sh).
+run_mode "$here/i386.sh" "$build" native
+run_mode "$here/i386.sh" "$build" emulated
+
+# musl: the whole build with musl-gcc, the kernel's headers through a
+# directory of the build's own, in both modes (tests/musl.sh).
+run_mode "$here/musl.sh" "$build" native
+run_mode "$here/musl.sh" "$build" emulated
+
+# Hostile input: every /proc parser under libFuzzer for a few seconds (make
+# fuzz runs them for minutes).
+run_mode "$here/fuzz.sh" "$build" "${FUZZ_CHECK_SECONDS:-3}"
+
+# The whole suite again, built with ASan+UBSan (sanitized(), above), in
+# both host modes.
 # Instrumented code runs slower: each test gets three times its time.
 sanitized asan-native "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
 	RUN_LABEL="asan-native-$host" "$here/run.sh" "$build/asan" native
 sanitized asan-emulated "$build/asan" "$asan" env TEST_TIMEOUT_SCALE=3 \
 	RUN_LABEL="asan-emulated-$host" "$here/run.sh" "$build/asan" emulated
-# UBSan under the user-mode-linux kernels but trixie's: the oldest (5.10,
-# where the emulation is the default), Debian 12's and the newest.
-for k in $umls; do
-	suite=${k%%:*} label=${k#*:} bin=${k##*:}
-	label=${label%%:*}
-	[ "$suite" = trixie ] && continue
-	sanitized "ubsan-uml-$label" "$build/ubsan" "$ubsan" \
-		env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=5 \
-		RUN_LABEL="ubsan-uml-$label" "$here/run.sh" "$build/ubsan" uml
-done
 
 # The stack bound (test-stack: 4 KiB from each public function's entry) as
 # a distribution builds the library: LTO inlines across files and so makes
