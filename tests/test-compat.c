@@ -32,21 +32,6 @@ struct run {
 	int status;
 };
 
-/* The build directory's tests/ (where this binary is). */
-static const char *tests_dir(void)
-{
-	static char dir[4096];
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
-	char *slash;
-
-	ASSERT_TRUE(n > 0);
-	dir[n] = '\0';
-	slash = strrchr(dir, '/');
-	ASSERT_TRUE(slash != NULL);
-	*slash = '\0';
-	return dir;
-}
-
 /* Run argv with or without the shim; its stdout and wait status. */
 static void run(char *const argv[], int shim, struct run *r)
 {
@@ -57,7 +42,7 @@ static void run(char *const argv[], int shim, struct run *r)
 	pid_t pid;
 
 	snprintf(preload, sizeof(preload), "%s/../libpidfd-compat.so",
-		 tests_dir());
+		 util_tests_dir());
 	ASSERT_EQ(access(preload, R_OK), 0);
 	ASSERT_EQ(pipe(out), 0);
 	pid = fork();
@@ -94,7 +79,7 @@ static void run_kapi_build(const char *build, const char *name, int shim,
 	char prog[4200];
 	char *argv[] = { prog, (char *)name, NULL };
 
-	snprintf(prog, sizeof(prog), "%s/compat/%s", tests_dir(), build);
+	snprintf(prog, sizeof(prog), "%s/compat/%s", util_tests_dir(), build);
 	run(argv, shim, r);
 	r->out[strcspn(r->out, "\n")] = '\0';
 }
@@ -394,7 +379,7 @@ TEST(compat_shell_pipeline_untouched)
 	char *ok[] = { prog, "1000", "0", NULL };
 	char *fails[] = { prog, "100", "3", NULL };
 
-	snprintf(prog, sizeof(prog), "%s/compat/pipeline", tests_dir());
+	snprintf(prog, sizeof(prog), "%s/compat/pipeline", util_tests_dir());
 	expect_identical(ok, "1000\n", 0);
 	expect_identical(fails, "100\n", 3);
 #endif
@@ -405,7 +390,7 @@ TEST(compat_ioctl_syscall_traffic_untouched)
 	char prog[4200];
 	char *argv[] = { prog, NULL };
 
-	snprintf(prog, sizeof(prog), "%s/compat/traffic", tests_dir());
+	snprintf(prog, sizeof(prog), "%s/compat/traffic", util_tests_dir());
 	expect_identical(argv, NULL, 3);
 }
 
@@ -415,7 +400,7 @@ TEST(compat_libpidfd_program_untouched)
 	char prog[4200];
 	char *argv[] = { prog, "features", NULL };
 
-	snprintf(prog, sizeof(prog), "%s/../pidfd", tests_dir());
+	snprintf(prog, sizeof(prog), "%s/../pidfd", util_tests_dir());
 	expect_identical(argv, NULL, 0);
 }
 
@@ -442,7 +427,7 @@ TEST(compat_exports_only_the_interposed_calls)
 	void *h;
 	Dl_info di;
 
-	snprintf(path, sizeof(path), "%s/../libpidfd-compat.so", tests_dir());
+	snprintf(path, sizeof(path), "%s/../libpidfd-compat.so", util_tests_dir());
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	ASSERT_TRUE(h != NULL);
 	for (size_t i = 0; i < sizeof(exported) / sizeof(*exported); i++) {
@@ -520,7 +505,7 @@ TEST(compat_entry_points_within_4_kib_of_stack)
 	char path[4200];
 	void *h;
 
-	snprintf(path, sizeof(path), "%s/../libpidfd-compat.so", tests_dir());
+	snprintf(path, sizeof(path), "%s/../libpidfd-compat.so", util_tests_dir());
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	ASSERT_TRUE(h != NULL);
 	g_shim_ioctl = (shim_ioctl_fn)dlsym(h, "ioctl");

@@ -861,3 +861,17 @@ bool util_siginfo_tail_checked(void)
 	return true;
 #endif
 }
+
+const char *util_tests_dir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	char *slash;
+
+	ASSERT_TRUE(n > 0);
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	ASSERT_TRUE(slash != NULL);
+	*slash = '\0';
+	return dir;
+}

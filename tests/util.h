@@ -192,6 +192,9 @@ pid_t util_spawn_gen(struct util_gen *g, unsigned int uid, pid_t want,
  * harness, so unsharing its pid namespace touches nothing else.
  */
 void util_in_pidns(void (*fn)(void), bool fresh_proc);
+
+/* The build directory's tests/, where the running test binary is. */
+const char *util_tests_dir(void);
 /* Run fn(arg) in a forked child; it must exit 0. */
 void util_in_child(void (*fn)(void *), void *arg);
 /* Run fn in a forked child with a private mount namespace; it must exit 0. */
