@@ -256,6 +256,9 @@ $(O)/tests/compat/kapi-time64: tests/compat/kapi.c lib/names.c lib/names.h
 		$(CPPFLAGS) $(CFLAGS_ALL) -o $@ $< lib/names.c -lpthread $(LDFLAGS)
 
 $(O)/tests/test-compat: $(COMPAT_TESTS) $(COMPAT_SO)
+$(O)/tests/test-fault-sweep-shim: $(COMPAT_SO)
+# dlopen() is in libc from glibc 2.34; before, in libdl.
+$(O)/tests/test-fault-sweep-shim: LDFLAGS += -ldl
 
 $(ADOPTERS_COUNT): tests/adopters/count-info.c
 	@mkdir -p $(dir $@)
@@ -326,7 +329,8 @@ check: all tests fuzzers
 # Everything that links statically (no shared library, shim or compat
 # tests): what tests/qemu.sh cross-builds for another architecture, with
 # CC, AR and LDFLAGS=-static given.
-STATIC_TESTS := $(filter-out $(O)/tests/test-compat,$(TESTS))
+STATIC_TESTS := $(filter-out $(O)/tests/test-compat \
+	$(O)/tests/test-fault-sweep-shim,$(TESTS))
 static: $(LIB_A) $(CLI) $(EXAMPLES) $(STATIC_TESTS)
 
 check-host: all tests

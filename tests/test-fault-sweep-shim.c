@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The fault sweep through libpidfd-compat.so: a refused system call never
+ * becomes an answer from the shim's entry points either. Each call the
+ * shim catches is made through the shim's own definition, by name
+ * (ioctl, waitid, pidfd_send_signal, ...) and by number (syscall), on a
+ * pidfd and on each sentinel the kernel's call takes; tests/fault-sweep.h
+ * refuses each of its system calls in turn and judges the answers.
+ *
+ * Each child loads the shim afresh (dlopen, before the filter), so that its
+ * probes start cold and it reads LIBPIDFD_EMULATE as a preloaded shim
+ * would; the sweeping process never loads it. The shim is a shared library:
+ * the static cross-builds leave this test out (Makefile: STATIC_TESTS).
+ */
+#include <dlfcn.h>
+#include <sys/ioctl.h>
+
+#include "fault-sweep.h"
+
+/* The shim's entry points, looked up in each child. */
+static struct {
+	long (*syscall)(long, ...);
+	int (*ioctl)(int, unsigned long, ...);
+	int (*waitid)(idtype_t, id_t, siginfo_t *, int);
+	int (*send_signal)(int, int, siginfo_t *, unsigned int);
+	int (*getfd)(int, int, unsigned int);
+	ssize_t (*madvise)(int, const struct iovec *, size_t, int,
+			   unsigned int);
+	int (*mrelease)(int, unsigned int);
+} shim;
+
+/* A name that starts "syscall" is made through syscall(2), by number. */
+#define BOTH(name, fn, pidfd, kind, errnos)                                    \
+	{ name, fn, pidfd, kind, errnos },                                     \
+	{ "syscall " name, fn, pidfd, kind, errnos }
+
+static const struct call calls[] = {
+	BOTH("ioctl PIDFD_GET_INFO", FN_GET_INFO, 0, RET_INT, info_errnos),
+	BOTH("ioctl PIDFD_GET_UTS_NAMESPACE", FN_NAMESPACE, 0, RET_FD,
+	     namespace_errnos),
+	BOTH("waitid", FN_WAITID, 0, RET_INT, waitid_errnos),
+	BOTH("waitid", FN_WAITID, PIDFD_SELF_PROCESS, RET_INT, waitid_errnos),
+	BOTH("pidfd_send_signal", FN_SEND, 0, RET_INT, signal_errnos),
+	BOTH("pidfd_send_signal", FN_SEND, PIDFD_SELF_THREAD, RET_INT,
+	     signal_errnos),
+	BOTH("pidfd_send_signal", FN_SEND, PIDFD_SELF_PROCESS, RET_INT,
+	     signal_errnos),
+	/* the flag and the siginfo by number only: the same code by name */
+	{ "syscall pidfd_send_signal pgrp", FN_SEND_PGRP, 0, RET_INT,
+	  signal_errnos },
+	{ "syscall pidfd_send_signal pgrp", FN_SEND_PGRP, PIDFD_SELF_PROCESS,
+	  RET_INT, signal_errnos },
+	{ "syscall pidfd_send_signal info", FN_SEND_INFO, PIDFD_SELF_THREAD,
+	  RET_INT, signal_errnos },
+	{ "syscall pidfd_send_signal info", FN_SEND_INFO, PIDFD_SELF_PROCESS,
+	  RET_INT, signal_errnos },
+	BOTH("pidfd_getfd", FN_GETFD, 0, RET_FD, getfd_errnos),
+	BOTH("pidfd_getfd", FN_GETFD, PIDFD_SELF_THREAD, RET_FD,
+	     getfd_errnos),
+	BOTH("pidfd_getfd", FN_GETFD, PIDFD_SELF_PROCESS, RET_FD,
+	     getfd_errnos),
+	BOTH("process_madvise", FN_MADVISE, 0, RET_INT, madvise_errnos),
+	BOTH("process_madvise", FN_MADVISE, PIDFD_SELF_PROCESS, RET_INT,
+	     madvise_errnos),
+	BOTH("process_mrelease", FN_MRELEASE, 0, RET_INT, mrelease_errnos),
+};
+
+static long by_name(const struct world *w, const struct call *c, int pidfd,
+		    int sig, siginfo_t *si, unsigned char *out)
+{
+	struct iovec iov = { w->page, 4096 };
+
+	switch (c->fn) {
+	case FN_GET_INFO:
+		return shim.ioctl(pidfd, PIDFD_GET_INFO, out);
+	case FN_NAMESPACE:
+		return shim.ioctl(pidfd, PIDFD_GET_UTS_NAMESPACE, 0);
+	case FN_WAITID:
+		return shim.waitid(P_PIDFD, (id_t)pidfd, (siginfo_t *)out,
+				   WEXITED | WNOHANG);
+	case FN_SEND:
+	case FN_SEND_INFO:
+		return shim.send_signal(pidfd, sig, si, 0);
+	case FN_SEND_PGRP:
+		return shim.send_signal(pidfd, sig, NULL,
+					PIDFD_SIGNAL_PROCESS_GROUP);
+	case FN_GETFD:
+		return shim.getfd(pidfd, w->file, 0);
+	case FN_MADVISE:
+		return shim.madvise(pidfd, &iov, 1, MADV_COLD, 0);
+	case FN_MRELEASE:
+		return shim.mrelease(pidfd, 0);
+	default:
+		return -1;
+	}
+}
+
+/* The same through syscall(): the kernel reads an int pidfd, a long here. */
+static long by_number(const struct world *w, const struct call *c, int pidfd,
+		      int sig, siginfo_t *si, unsigned char *out)
+{
+	struct iovec iov = { w->page, 4096 };
+
+	switch (c->fn) {
+	case FN_GET_INFO:
+		return shim.syscall(SYS_ioctl, pidfd, PIDFD_GET_INFO, out);
+	case FN_NAMESPACE:
+		return shim.syscall(SYS_ioctl, pidfd, PIDFD_GET_UTS_NAMESPACE,
+				    0);
+	case FN_WAITID:
+		return shim.syscall(SYS_waitid, P_PIDFD, pidfd, out,
+				    WEXITED | WNOHANG, NULL);
+	case FN_SEND:
+	case FN_SEND_INFO:
+		return shim.syscall(SYS_pidfd_send_signal, pidfd, sig, si, 0);
+	case FN_SEND_PGRP:
+		return shim.syscall(SYS_pidfd_send_signal, pidfd, sig, NULL,
+				    PIDFD_SIGNAL_PROCESS_GROUP);
+	case FN_GETFD:
+		return shim.syscall(SYS_pidfd_getfd, pidfd, w->file, 0);
+	case FN_MADVISE:
+		return shim.syscall(SYS_process_madvise, pidfd, &iov, 1,
+				    MADV_COLD, 0);
+	case FN_MRELEASE:
+		return shim.syscall(SYS_process_mrelease, pidfd, 0);
+	default:
+		return -1;
+	}
+}
+
+static long make_call(const struct world *w, const struct call *c,
+		      pid_t target, unsigned char *out)
+{
+	int sig = c->pidfd ? SIGUSR1 : SIGUSR2;
+	siginfo_t si, *sip = NULL;
+
+	if (c->fn == FN_SEND_INFO) {
+		memset(&si, 0, sizeof(si));
+		si.si_signo = sig;
+		si.si_code = SI_QUEUE;
+		si.si_pid = target;
+		sip = &si;
+	}
+	if (strncmp(c->name, "syscall", 7) == 0)
+		return by_number(w, c, pidfd_arg(w, c), sig, sip, out);
+	return by_name(w, c, pidfd_arg(w, c), sig, sip, out);
+}
+
+/* The build directory's libpidfd-compat.so, above this binary's tests/. */
+static const char *shim_path(void)
+{
+	static char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/../libpidfd-compat.so",
+		 util_tests_dir());
+	return path;
+}
+
+static void *entry(void *so, const char *name)
+{
+	void *f = dlsym(so, name);
+
+	if (!f)
+		FAIL("libpidfd-compat.so has no %s: %s", name, dlerror());
+	return f;
+}
+
+static void prepare_child(bool emulate)
+{
+	void *so;
+
+	if (emulate)
+		ASSERT_EQ(setenv("LIBPIDFD_EMULATE", "1", 1), 0);
+	so = dlopen(shim_path(), RTLD_NOW | RTLD_LOCAL);
+	if (!so)
+		FAIL("dlopen: %s", dlerror());
+	shim.syscall = (long (*)(long, ...))entry(so, "syscall");
+	shim.ioctl = (int (*)(int, unsigned long, ...))entry(so, "ioctl");
+	shim.waitid = (int (*)(idtype_t, id_t, siginfo_t *, int))
+		entry(so, "waitid");
+	shim.send_signal = (int (*)(int, int, siginfo_t *, unsigned int))
+		entry(so, "pidfd_send_signal");
+	shim.getfd = (int (*)(int, int, unsigned int))entry(so, "pidfd_getfd");
+	shim.madvise = (ssize_t (*)(int, const struct iovec *, size_t, int,
+				    unsigned int))entry(so, "process_madvise");
+	shim.mrelease = (int (*)(int, unsigned int))entry(so,
+							   "process_mrelease");
+}
+
+static void sweep_shim(void)
+{
+	sweep(calls, UTIL_COUNT(calls));
+}
+
+TEST_TIMEOUT(every_refused_system_call_through_the_shim, 900)
+{
+	ASSERT_EQ(access(shim_path(), R_OK), 0);
+	util_in_pidns(sweep_shim, true);
+}
