@@ -3,9 +3,10 @@
  * The fault sweep through libpidfd-compat.so: a refused system call never
  * becomes an answer from the shim's entry points either. Each call the
  * shim catches is made through the shim's own definition, by name
- * (ioctl, waitid, pidfd_send_signal, ...) and by number (syscall), on a
- * pidfd and on each sentinel the kernel's call takes; tests/fault-sweep.h
- * refuses each of its system calls in turn and judges the answers.
+ * (pidfd_open, ioctl, waitid, pidfd_send_signal, ...) and by number
+ * (syscall), on a pidfd and on each sentinel the kernel's call takes;
+ * tests/fault-sweep.h refuses each of its system calls in turn and judges
+ * the answers.
  *
  * Each child loads the shim afresh (dlopen, before the filter), so that its
  * probes start cold and it reads LIBPIDFD_EMULATE as a preloaded shim
@@ -21,6 +22,7 @@
 static struct {
 	long (*syscall)(long, ...);
 	int (*ioctl)(int, unsigned long, ...);
+	int (*pidfd_open)(pid_t, unsigned int);
 	int (*waitid)(idtype_t, id_t, siginfo_t *, int);
 	int (*send_signal)(int, int, siginfo_t *, unsigned int);
 	int (*getfd)(int, int, unsigned int);
@@ -35,6 +37,9 @@ static struct {
 	{ "syscall " name, fn, pidfd, kind, errnos }
 
 static const struct call calls[] = {
+	BOTH("pidfd_open", FN_OPEN, 0, RET_FD, open_errnos),
+	{ "syscall pidfd_open nonblock", FN_OPEN_NONBLOCK, 0, RET_FD,
+	  open_errnos },
 	BOTH("ioctl PIDFD_GET_INFO", FN_GET_INFO, 0, RET_INT, info_errnos),
 	BOTH("ioctl PIDFD_GET_UTS_NAMESPACE", FN_NAMESPACE, 0, RET_FD,
 	     namespace_errnos),
@@ -71,6 +76,8 @@ static long by_name(const struct world *w, const struct call *c, int pidfd,
 	struct iovec iov = { w->page, 4096 };
 
 	switch (c->fn) {
+	case FN_OPEN:
+		return shim.pidfd_open(w->target, 0);
 	case FN_GET_INFO:
 		return shim.ioctl(pidfd, PIDFD_GET_INFO, out);
 	case FN_NAMESPACE:
@@ -102,6 +109,10 @@ static long by_number(const struct world *w, const struct call *c, int pidfd,
 	struct iovec iov = { w->page, 4096 };
 
 	switch (c->fn) {
+	case FN_OPEN:
+		return shim.syscall(SYS_pidfd_open, w->target, 0);
+	case FN_OPEN_NONBLOCK:
+		return shim.syscall(SYS_pidfd_open, w->target, PIDFD_NONBLOCK);
 	case FN_GET_INFO:
 		return shim.syscall(SYS_ioctl, pidfd, PIDFD_GET_INFO, out);
 	case FN_NAMESPACE:
@@ -176,6 +187,7 @@ static void prepare_child(bool emulate)
 		FAIL("dlopen: %s", dlerror());
 	shim.syscall = (long (*)(long, ...))entry(so, "syscall");
 	shim.ioctl = (int (*)(int, unsigned long, ...))entry(so, "ioctl");
+	shim.pidfd_open = (int (*)(pid_t, unsigned int))entry(so, "pidfd_open");
 	shim.waitid = (int (*)(idtype_t, id_t, siginfo_t *, int))
 		entry(so, "waitid");
 	shim.send_signal = (int (*)(int, int, siginfo_t *, unsigned int))
