@@ -385,25 +385,48 @@ COMPAT_API int pidfd_open(pid_t pid, unsigned int flags)
  * fstat(), and a file without a type (an anonymous inode or a pidfd) for
  * a look at its fdinfo too.
  */
-static bool fd_is_pidfd(int fd)
+
+/*
+ * The errno a call on fd owes instead of the real call: err where fd is a
+ * pidfd, 0 where it is not (the real call then answers, a bad fd's EBADF
+ * included). A check the kernel refused fails the call with its errno:
+ * passed on, the real call could change the anonymous inode that every
+ * pidfd shares before pidfs.
+ */
+static int pidfd_errno(int fd, int err)
 {
 	struct lpfd_fdinfo fi;
 	struct stat st;
+	int r;
 
-	if (fd < 0 || fstat(fd, &st) < 0 || (st.st_mode & S_IFMT))
-		return false;
-	return is_pidfd(fd, &fi) > 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return fd < 0 || errno == EBADF ? 0 : errno;
+	if (st.st_mode & S_IFMT)
+		return 0;
+	r = is_pidfd(fd, &fi);
+	return r < 0 ? -r : r ? err : 0;
 }
 
-/* A path that is empty under AT_EMPTY_PATH names dirfd itself. */
-static bool names_pidfd(int dirfd, const char *path, int flags)
+/*
+ * The same for dirfd and path under flags: a path that is empty under
+ * AT_EMPTY_PATH names dirfd itself; a path the kernel faults on is the
+ * real call's EFAULT.
+ */
+static int names_pidfd_errno(int dirfd, const char *path, int flags, int err)
 {
+	pid_t tid;
 	char c;
+	int r;
 
-	if (!(flags & AT_EMPTY_PATH) || !fd_is_pidfd(dirfd))
-		return false;
-	/* A path the kernel faults on is the real call's EFAULT. */
-	return lpfd_user_read(lpfd_sys_gettid(), &c, path, 1) == 0 && !c;
+	if (!(flags & AT_EMPTY_PATH))
+		return 0;
+	tid = lpfd_sys_gettid();
+	if (tid < 0)
+		return -tid;
+	r = lpfd_user_read(tid, &c, path, 1);
+	if (r == -EFAULT || (r == 0 && c))
+		return 0;
+	return r < 0 ? -r : pidfd_errno(dirfd, err);
 }
 
 static int refuse(int err)
@@ -414,8 +437,10 @@ static int refuse(int err)
 
 COMPAT_API int fchown(int fd, uid_t owner, gid_t group)
 {
-	if (fd_is_pidfd(fd))
-		return refuse(EOPNOTSUPP);
+	int err = pidfd_errno(fd, EOPNOTSUPP);
+
+	if (err)
+		return refuse(err);
 	return ((fchown_fn)real_lookup(&real_fchown_p, "fchown"))(fd, owner,
 								  group);
 }
@@ -423,32 +448,40 @@ COMPAT_API int fchown(int fd, uid_t owner, gid_t group)
 COMPAT_API int fchownat(int dirfd, const char *path, uid_t owner, gid_t group,
 			int flags)
 {
-	if (names_pidfd(dirfd, path, flags))
-		return refuse(EOPNOTSUPP);
+	int err = names_pidfd_errno(dirfd, path, flags, EOPNOTSUPP);
+
+	if (err)
+		return refuse(err);
 	return ((fchownat_fn)real_lookup(&real_fchownat_p, "fchownat"))(
 		dirfd, path, owner, group, flags);
 }
 
 COMPAT_API int fchmod(int fd, mode_t mode)
 {
-	if (fd_is_pidfd(fd))
-		return refuse(EOPNOTSUPP);
+	int err = pidfd_errno(fd, EOPNOTSUPP);
+
+	if (err)
+		return refuse(err);
 	return ((fchmod_fn)real_lookup(&real_fchmod_p, "fchmod"))(fd, mode);
 }
 
 COMPAT_API int execveat(int dirfd, const char *path, char *const argv[],
 			char *const envp[], int flags)
 {
-	if (names_pidfd(dirfd, path, flags))
-		return refuse(EACCES);
+	int err = names_pidfd_errno(dirfd, path, flags, EACCES);
+
+	if (err)
+		return refuse(err);
 	return ((execveat_fn)real_lookup(&real_execveat_p, "execveat"))(
 		dirfd, path, argv, envp, flags);
 }
 
 COMPAT_API int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	if (fd_is_pidfd(fd))
-		return refuse(EACCES);
+	int err = pidfd_errno(fd, EACCES);
+
+	if (err)
+		return refuse(err);
 	return ((fexecve_fn)real_lookup(&real_fexecve_p, "fexecve"))(fd, argv,
 								    envp);
 }
@@ -478,6 +511,12 @@ static long sys_waitid(const long a[6])
 			       (struct rusage *)a[4]);
 }
 
+/* A call by number that owes err (not 0) instead of the real call. */
+static long refuse_or_real(int err, long nr, const long a[6])
+{
+	return err ? refuse(err) : real_syscall(nr, a);
+}
+
 COMPAT_API long syscall(long nr, ...)
 {
 	long a[6];
@@ -493,14 +532,13 @@ COMPAT_API long syscall(long nr, ...)
 	case __NR_fchown32:
 #endif
 	case __NR_fchmod:
-		return fd_is_pidfd((int)a[0]) ? refuse(EOPNOTSUPP)
-					      : real_syscall(nr, a);
+		return refuse_or_real(pidfd_errno((int)a[0], EOPNOTSUPP), nr, a);
 	case __NR_fchownat:
-		return names_pidfd((int)a[0], (const char *)a[1], (int)a[4]) ?
-			refuse(EOPNOTSUPP) : real_syscall(nr, a);
+		return refuse_or_real(names_pidfd_errno((int)a[0],
+			(const char *)a[1], (int)a[4], EOPNOTSUPP), nr, a);
 	case __NR_execveat:
-		return names_pidfd((int)a[0], (const char *)a[1], (int)a[4]) ?
-			refuse(EACCES) : real_syscall(nr, a);
+		return refuse_or_real(names_pidfd_errno((int)a[0],
+			(const char *)a[1], (int)a[4], EACCES), nr, a);
 	case __NR_waitid:
 		return sys_waitid(a);
 	case __NR_pidfd_send_signal:

@@ -61,7 +61,7 @@ enum fn {
 	FN_OPEN, FN_OPEN_NONBLOCK, FN_GET_INFO, FN_GETPID, FN_SEND,
 	FN_SEND_PGRP, FN_SEND_INFO, FN_GETFD, FN_MADVISE, FN_MRELEASE,
 	FN_WAITID, FN_NAMESPACE, FN_FEATURES, FN_PROC_OPEN, FN_PROC_READLINK,
-	FN_COUNT
+	FN_FCHMOD, FN_FCHOWN, FN_FCHOWNAT, FN_FEXECVE, FN_EXECVEAT, FN_COUNT
 };
 
 /*
@@ -113,6 +113,9 @@ static const int proc_open_errnos[] = { EACCES, EBADF, EFAULT, EINVAL, EISDIR,
 					ENOENT, ENOMEM, ENOSYS, ENOTDIR,
 					EREMOTE, ESRCH, EXDEV, 0 };
 static const int readlink_errnos[] = { EACCES, EFAULT, EINVAL, ENOENT, 0 };
+/* The shim's answers for a pidfd's inode, as the newest kernel's. */
+static const int inode_errnos[] = { EBADF, EOPNOTSUPP, 0 };
+static const int exec_errnos[] = { EACCES, EBADF, 0 };
 
 #define OUT_SIZE 256
 

@@ -29,7 +29,15 @@ static struct {
 	ssize_t (*madvise)(int, const struct iovec *, size_t, int,
 			   unsigned int);
 	int (*mrelease)(int, unsigned int);
+	int (*fchmod)(int, mode_t);
+	int (*fchown)(int, uid_t, gid_t);
+	int (*fchownat)(int, const char *, uid_t, gid_t, int);
+	int (*fexecve)(int, char *const[], char *const[]);
+	int (*execveat)(int, const char *, char *const[], char *const[], int);
 } shim;
+
+/* What the exec calls would run, were a pidfd executable. */
+static char *const no_args[] = { "true", NULL };
 
 /* A name that starts "syscall" is made through syscall(2), by number. */
 #define BOTH(name, fn, pidfd, kind, errnos)                                    \
@@ -68,6 +76,13 @@ static const struct call calls[] = {
 	BOTH("process_madvise", FN_MADVISE, PIDFD_SELF_PROCESS, RET_INT,
 	     madvise_errnos),
 	BOTH("process_mrelease", FN_MRELEASE, 0, RET_INT, mrelease_errnos),
+	/* a pidfd's inode: changed to what it is, so a wrong pass changes
+	 * nothing, yet answers 0 where the shim owes EOPNOTSUPP */
+	BOTH("fchmod", FN_FCHMOD, 0, RET_INT, inode_errnos),
+	BOTH("fchown", FN_FCHOWN, 0, RET_INT, inode_errnos),
+	BOTH("fchownat", FN_FCHOWNAT, 0, RET_INT, inode_errnos),
+	{ "fexecve", FN_FEXECVE, 0, RET_INT, exec_errnos },
+	BOTH("execveat", FN_EXECVEAT, 0, RET_INT, exec_errnos),
 };
 
 static long by_name(const struct world *w, const struct call *c, int pidfd,
@@ -97,6 +112,18 @@ static long by_name(const struct world *w, const struct call *c, int pidfd,
 		return shim.madvise(pidfd, &iov, 1, MADV_COLD, 0);
 	case FN_MRELEASE:
 		return shim.mrelease(pidfd, 0);
+	case FN_FCHMOD:
+		return shim.fchmod(pidfd, 0600);
+	case FN_FCHOWN:
+		return shim.fchown(pidfd, (uid_t)-1, (gid_t)-1);
+	case FN_FCHOWNAT:
+		return shim.fchownat(pidfd, "", (uid_t)-1, (gid_t)-1,
+				     AT_EMPTY_PATH);
+	case FN_FEXECVE:
+		return shim.fexecve(pidfd, no_args, no_args + 1);
+	case FN_EXECVEAT:
+		return shim.execveat(pidfd, "", no_args, no_args + 1,
+				     AT_EMPTY_PATH);
 	default:
 		return -1;
 	}
@@ -134,6 +161,16 @@ static long by_number(const struct world *w, const struct call *c, int pidfd,
 				    MADV_COLD, 0);
 	case FN_MRELEASE:
 		return shim.syscall(SYS_process_mrelease, pidfd, 0);
+	case FN_FCHMOD:
+		return shim.syscall(SYS_fchmod, pidfd, 0600);
+	case FN_FCHOWN:
+		return shim.syscall(SYS_fchown, pidfd, -1, -1);
+	case FN_FCHOWNAT:
+		return shim.syscall(SYS_fchownat, pidfd, "", -1, -1,
+				    AT_EMPTY_PATH);
+	case FN_EXECVEAT:
+		return shim.syscall(SYS_execveat, pidfd, "", no_args,
+				    no_args + 1, AT_EMPTY_PATH);
 	default:
 		return -1;
 	}
@@ -197,6 +234,14 @@ static void prepare_child(bool emulate)
 				    unsigned int))entry(so, "process_madvise");
 	shim.mrelease = (int (*)(int, unsigned int))entry(so,
 							   "process_mrelease");
+	shim.fchmod = (int (*)(int, mode_t))entry(so, "fchmod");
+	shim.fchown = (int (*)(int, uid_t, gid_t))entry(so, "fchown");
+	shim.fchownat = (int (*)(int, const char *, uid_t, gid_t, int))
+		entry(so, "fchownat");
+	shim.fexecve = (int (*)(int, char *const[], char *const[]))
+		entry(so, "fexecve");
+	shim.execveat = (int (*)(int, const char *, char *const[],
+				 char *const[], int))entry(so, "execveat");
 }
 
 static void sweep_shim(void)
