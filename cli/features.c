@@ -199,8 +199,7 @@ void help_features(void)
 	      "the library emulates it, or it is unavailable, and why.\n"
 	      "\n"
 	      "Options:\n"
-	      " -J, --json               one JSON document\n"
-	      " -j, --json-lines         one JSON object per line\n"
+	      HELP_JSON_OPTIONS
 	      HELP_COMMON_OPTIONS
 	      "\n"
 	      "Exit status: 0 success, 1 failure.\n"

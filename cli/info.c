@@ -1310,8 +1310,7 @@ void help_info(void)
 	      HELP_PROCESS
 	      "\n"
 	      "Options:\n"
-	      " -J, --json               one JSON document\n"
-	      " -j, --json-lines         one JSON object per line\n"
+	      HELP_JSON_OPTIONS
 	      " -o, --output <list>      the fields to show ('+list' adds to the\n"
 	      "                            default, 'all' shows all; ps's names,\n"
 	      "                            as pcpu or cmd, too); also --fields\n"

@@ -203,6 +203,10 @@ void help_open(void);
 #define HELP_COMMON_OPTIONS                                                 \
 	" -h, --help               display this help\n"                      \
 	" -V, --version            display version\n"
+/* info, wait and features: --json and --json-lines (OPTIONS_JSON). */
+#define HELP_JSON_OPTIONS                                                   \
+	" -J, --json               one JSON document\n"                      \
+	" -j, --json-lines         one JSON object per line\n"
 /* info, wait and kill: --name, --full, --exact (cli/select.c). */
 #define HELP_SELECT_OPTIONS                                                 \
 	" -N, --name <pattern>     only processes whose command name\n"       \

@@ -537,8 +537,7 @@ void help_wait(void)
 	      " -e, --exited             one already gone counts as ended\n"
 	      "     --exit-status        exit with the status of the last one\n"
 	      "                            reported (its code, or 128 + signal)\n"
-	      " -J, --json               one JSON document\n"
-	      " -j, --json-lines         one JSON object per line\n"
+	      HELP_JSON_OPTIONS
 	      HELP_SELECT_OPTIONS
 	      HELP_COMMON_OPTIONS
 	      "\n"
