@@ -32,12 +32,22 @@ static void default_signals(void *arg)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* How a child ended, by its pidfd (closed). */
+static int killed_by(int fd)
+{
+	siginfo_t si;
+
+	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
+	close(fd);
+	ASSERT_EQ(si.si_code, CLD_KILLED);
+	return si.si_status;
+}
+
 /* Kill a child through the tool; how the child ended, as waitpid says. */
 static int kill_child_with(const char *opt, const char *sig)
 {
 	struct cli_out o;
 	char pidstr[16];
-	siginfo_t si;
 	int fd;
 
 	util_spawn_text(default_signals, NULL, &fd, pidstr);
@@ -49,10 +59,21 @@ static int kill_child_with(const char *opt, const char *sig)
 		ASSERT_EQ(CLI(&o, "pidfd", "kill", pidstr), 0);
 	ASSERT_EQ(o.out[0], '\0');
 	ASSERT_EQ(o.err[0], '\0');
-	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
-	close(fd);
-	ASSERT_EQ(si.si_code, CLD_KILLED);
-	return si.si_status;
+	return killed_by(fd);
+}
+
+/*
+ * The child, by its pidfd (closed), was killed by sig, and the tool said
+ * on stdout what want says, pid standing for each %s in it.
+ */
+static void killed_saying(const struct cli_out *o, int fd, int sig,
+			  const char *want, const char *pid)
+{
+	char said[160];
+
+	ASSERT_EQ(killed_by(fd), sig);
+	snprintf(said, sizeof(said), want, pid, pid, pid);
+	ASSERT_EQ(strcmp(o->out, said), 0);
 }
 
 TEST(kill_by_name_number_and_default)
@@ -252,42 +273,27 @@ static void ignore_term_int(void *arg)
 	signal(SIGINT, SIG_IGN);
 }
 
-/* How a child ended, by its pidfd (closed). */
-static int killed_by(int fd)
-{
-	siginfo_t si;
-
-	ASSERT_EQ(waitid(P_PIDFD, (id_t)fd, &si, WEXITED), 0);
-	close(fd);
-	ASSERT_EQ(si.si_code, CLD_KILLED);
-	return si.si_status;
-}
-
 /* --timeout: TERM ignored, KILL follows the grace period. */
 TEST(kill_timeout_follows_up)
 {
 	struct cli_out o;
-	char pid[16], want[160];
+	char pid[16];
 	int fd;
 
 	util_spawn_text(ignore_term_int, NULL, &fd, pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--verbose", "--timeout", "20",
 		      "KILL", pid), 0);
-	ASSERT_EQ(killed_by(fd), SIGKILL);
-	snprintf(want, sizeof(want), "sending signal 15 to pid %s\n"
-		 "timeout, sending signal 9 to pid %s\n", pid, pid);
-	ASSERT_EQ(strcmp(o.out, want), 0);
+	killed_saying(&o, fd, SIGKILL, "sending signal 15 to pid %s\n"
+		      "timeout, sending signal 9 to pid %s\n", pid);
 	ASSERT_EQ(o.err[0], '\0');
 
 	/* Repeatable, as util-linux's: INT (ignored too), then KILL. */
 	util_spawn_text(ignore_term_int, NULL, &fd, pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", pid, "--timeout", "10", "INT",
 		      "--verbose", "--timeout=5", "9"), 0);
-	ASSERT_EQ(killed_by(fd), SIGKILL);
-	snprintf(want, sizeof(want), "sending signal 15 to pid %s\n"
-		 "timeout, sending signal 2 to pid %s\n"
-		 "timeout, sending signal 9 to pid %s\n", pid, pid, pid);
-	ASSERT_EQ(strcmp(o.out, want), 0);
+	killed_saying(&o, fd, SIGKILL, "sending signal 15 to pid %s\n"
+		      "timeout, sending signal 2 to pid %s\n"
+		      "timeout, sending signal 9 to pid %s\n", pid);
 }
 
 /*
@@ -298,15 +304,13 @@ TEST(kill_timeout_follows_up)
 TEST(kill_timeout_ends_when_the_process_does)
 {
 	struct cli_out o;
-	char pid[16], want[64];
+	char pid[16];
 	int fd;
 
 	util_spawn_text(default_signals, NULL, &fd, pid);
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--verbose", "--timeout", "600000",
 		      "KILL", "--timeout", "600000", "KILL", pid), 0);
-	ASSERT_EQ(killed_by(fd), SIGTERM);
-	snprintf(want, sizeof(want), "sending signal 15 to pid %s\n", pid);
-	ASSERT_EQ(strcmp(o.out, want), 0);
+	killed_saying(&o, fd, SIGTERM, "sending signal 15 to pid %s\n", pid);
 }
 
 /*
