@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "syscall.h"
 #include "util.h"
 
 /* fork(), with a pipe between parent and child. */
@@ -277,18 +278,35 @@ pid_t util_clone(uint64_t flags, pid_t want, int *pidfd)
 	return r < 0 ? -errno : (pid_t)r;
 }
 
-#if defined(__x86_64__)
+#if defined(__i386__)
+/*
+ * The generation's system calls, made without libc. Here int $0x80 with
+ * the arguments in registers: the library's lpfd_syscall6() passes the
+ * sixth through memory on the stack, which ASan would poison and unpoison
+ * in the uninstrumented generation.
+ */
 static long raw3(long n, long a, long b, long c)
 {
 	long r;
 
-	__asm__ volatile("syscall"
+	__asm__ volatile("int $0x80"
 			 : "=a"(r)
-			 : "a"(n), "D"(a), "S"(b), "d"(c)
-			 : "rcx", "r11", "memory");
+			 : "a"(n), "b"(a), "c"(b), "d"(c)
+			 : "memory");
 	return r;
 }
+#else
+/*
+ * The generation's system calls, made without libc: the library's own,
+ * all in registers (the unused ones 0: ppoll's signal mask, NULL).
+ */
+static long raw3(long n, long a, long b, long c)
+{
+	return lpfd_syscall6(n, a, b, c, 0, 0, 0);
+}
+#endif
 
+#if defined(__x86_64__)
 /* clone3 whose child calls fn(arg) on the stack in args and exits. */
 static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
 {
@@ -316,22 +334,6 @@ static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
 
 #define SYS_SLEEP SYS_pause
 #elif defined(__aarch64__)
-/* The fourth argument register is 0: ppoll's signal mask, NULL. */
-static long raw3(long n, long a, long b, long c)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = 0;
-
-	__asm__ volatile("svc 0"
-			 : "+r"(x0)
-			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
-			 : "memory", "cc");
-	return x0;
-}
-
 /*
  * clone3 whose child calls fn(arg) on the stack in args and exits. The
  * child starts with sp at the top of that stack and every other register
@@ -364,18 +366,6 @@ static long clone3_fn(struct util_clone_args *a, int (*fn)(void *), void *arg)
 /* No pause(2) here: ppoll with no descriptors and no timeout sleeps alike. */
 #define SYS_SLEEP SYS_ppoll
 #elif defined(__i386__)
-/* int $0x80: the system call's number in eax, its arguments from ebx. */
-static long raw3(long n, long a, long b, long c)
-{
-	long r;
-
-	__asm__ volatile("int $0x80"
-			 : "=a"(r)
-			 : "a"(n), "b"(a), "c"(b), "d"(c)
-			 : "memory");
-	return r;
-}
-
 /*
  * clone3 whose child calls fn(arg) on the stack in args and exits. The
  * child starts with esp at the top of that stack and eax 0; it passes
