@@ -38,24 +38,9 @@ static struct {
 	int closed; /* a number that is not open */
 } F;
 
-struct answer {
-	long ret;
-	int err;
-	struct pidfd_info info;
-};
-
 enum { ABOUT_SELF, ABOUT_OTHER };
 
 #define NCALLS 20
-
-static long fd_answer(long r)
-{
-	if (r >= 0) {
-		close((int)r);
-		return 0;
-	}
-	return r;
-}
 
 /* Call i, and whom it is about. */
 static long call(int i, struct pidfd_info *info, int *about)
@@ -72,13 +57,13 @@ static long call(int i, struct pidfd_info *info, int *about)
 	switch (i) {
 	case 0: return libpidfd_get_info(F.self, info, sizeof(*info));
 	case 1: return libpidfd_getpid(F.self) == getpid() ? 1 : -2;
-	case 2: return fd_answer(libpidfd_get_namespace(F.self, PIDFD_GET_UTS_NAMESPACE));
+	case 2: return util_fd_answer(libpidfd_get_namespace(F.self, PIDFD_GET_UTS_NAMESPACE));
 	case 3: return libpidfd_send_signal(F.self, 0, NULL, 0);
-	case 4: return fd_answer(libpidfd_getfd(F.self, F.pipe, 0));
+	case 4: return util_fd_answer(libpidfd_getfd(F.self, F.pipe, 0));
 	case 5: return libpidfd_process_madvise(F.self, &iov, 1, MADV_WILLNEED, 0);
 	case 6: return libpidfd_process_mrelease(F.self, 0);
 	case 7: return libpidfd_waitid(F.self, &si, WEXITED | WNOHANG, NULL);
-	case 8: return fd_answer(libpidfd_open(getpid(), 0));
+	case 8: return util_fd_answer(libpidfd_open(getpid(), 0));
 	case 9:
 		r = libpidfd_features(&f, sizeof(f));
 		memcpy(info, &f, sizeof(f) < sizeof(*info) ? sizeof(f) : sizeof(*info));
@@ -88,43 +73,50 @@ static long call(int i, struct pidfd_info *info, int *about)
 	case 12: return libpidfd_get_info(F.pipe, info, sizeof(*info));
 	case 13: return libpidfd_getpid(F.closed);
 	case 14: return libpidfd_getpid(F.pipe);
-	case 15: return fd_answer(libpidfd_getfd(F.zombie, 0, 0));
+	case 15: return util_fd_answer(libpidfd_getfd(F.zombie, 0, 0));
 	}
 	*about = ABOUT_OTHER;
 	switch (i) {
 	case 16: return libpidfd_get_info(F.live, info, sizeof(*info));
 	case 17: return libpidfd_getpid(F.live);
 	case 18: return libpidfd_get_info(F.zombie, info, sizeof(*info));
-	default: return fd_answer(libpidfd_get_namespace(F.live, PIDFD_GET_UTS_NAMESPACE));
+	default: return util_fd_answer(libpidfd_get_namespace(F.live, PIDFD_GET_UTS_NAMESPACE));
 	}
+}
+
+/* The calls' about[] and the dumpability they must leave as they found. */
+struct table_arg {
+	int *about;
+	int dumpable;
+};
+
+/* call(i), which changes no dumpability (its errno kept). */
+static long call_keeping_dumpable(int i, struct pidfd_info *info, void *arg)
+{
+	struct table_arg *t = arg;
+	long r = call(i, info, &t->about[i]);
+	int err = errno;
+
+	ASSERT_EQ(prctl(PR_GET_DUMPABLE), t->dumpable);
+	errno = err;
+	return r;
 }
 
 /* Every call on both paths into out[2 * NCALLS]; dumpability unchanged. */
-static void table(struct answer *out, int *about)
+static void table(struct util_answer *out, int *about)
 {
-	int dumpable = prctl(PR_GET_DUMPABLE);
+	struct table_arg t = { about, prctl(PR_GET_DUMPABLE) };
 
-	for (int path = 0; path < 2; path++) {
-		util_set_path(path);
-		for (int i = 0; i < NCALLS; i++) {
-			struct answer *a = &out[path * NCALLS + i];
-
-			memset(&a->info, 0, sizeof(a->info));
-			errno = 0;
-			a->ret = call(i, &a->info, &about[i]);
-			a->err = a->ret < 0 ? errno : 0;
-			ASSERT_EQ(prctl(PR_GET_DUMPABLE), dumpable);
-		}
-	}
+	util_answer_table(out, NCALLS, call_keeping_dumpable, &t);
 }
 
-static int compare(const struct answer *got, const struct answer *ref,
+static int compare(const struct util_answer *got, const struct util_answer *ref,
 		   const int *about, bool refused, const char *how)
 {
 	int bad = 0;
 
 	for (int i = 0; i < 2 * NCALLS; i++) {
-		const struct answer *g = &got[i], *r = &ref[i];
+		const struct util_answer *g = &got[i], *r = &ref[i];
 
 		if (g->ret == r->ret && g->err == r->err &&
 		    !memcmp(&g->info, &r->info, sizeof(r->info)))
@@ -145,7 +137,7 @@ static int compare(const struct answer *got, const struct answer *ref,
  * The coredump bits follow dumpability, which is what differs: they are
  * compared apart, against PR_GET_DUMPABLE's word.
  */
-static void drop_coredump_bits(struct answer *a)
+static void drop_coredump_bits(struct util_answer *a)
 {
 	for (int i = 0; i < 2 * NCALLS; i++) {
 		a[i].info.mask &= ~(uint64_t)PIDFD_INFO_COREDUMP;
@@ -155,7 +147,7 @@ static void drop_coredump_bits(struct answer *a)
 
 static void as_nobody(void *arg)
 {
-	struct answer *t = arg; /* by ids, reference, by prctl */
+	struct util_answer *t = arg; /* by ids, reference, by prctl */
 	int about[NCALLS], bad;
 	bool refused;
 
@@ -195,8 +187,8 @@ static void as_nobody(void *arg)
 
 TEST(every_function_answers_the_same_when_not_dumpable)
 {
-	size_t n = 6 * NCALLS * sizeof(struct answer);
-	struct answer *t = mmap(NULL, n, PROT_READ | PROT_WRITE,
+	size_t n = 6 * NCALLS * sizeof(struct util_answer);
+	struct util_answer *t = mmap(NULL, n, PROT_READ | PROT_WRITE,
 				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int p[2], status;
 	pid_t pid;

@@ -89,24 +89,9 @@ static struct {
 	pid_t live_pid;
 } F;
 
-struct result {
-	long ret;
-	int err;
-	struct pidfd_info info;
-};
-
 #define NCALLS 18
 
-static long fd_answer(long r)
-{
-	if (r >= 0) {
-		close((int)r);
-		return 0; /* the number depends on what else is open */
-	}
-	return r;
-}
-
-static long call(int i, struct pidfd_info *info)
+static long call(int i, struct pidfd_info *info, void *arg)
 {
 	static char page[4096] __attribute__((aligned(4096)));
 	struct iovec iov = { page, sizeof(page) };
@@ -114,6 +99,7 @@ static long call(int i, struct pidfd_info *info)
 	siginfo_t si;
 	long r;
 
+	(void)arg;
 	info->mask = PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK;
 	switch (i) {
 	case 0: return libpidfd_get_info(F.live, info, sizeof(*info));
@@ -128,39 +114,23 @@ static long call(int i, struct pidfd_info *info)
 	case 4: return libpidfd_getpid(PIDFD_SELF_PROCESS) == getpid();
 	case 5: return libpidfd_send_signal(F.live, 0, NULL, 0);
 	case 6: return libpidfd_send_signal(PIDFD_SELF, 0, NULL, 0);
-	case 7: return fd_answer(libpidfd_getfd(PIDFD_SELF, 0, 0));
-	case 8: return fd_answer(libpidfd_getfd(PIDFD_SELF_PROCESS, 0, 0));
+	case 7: return util_fd_answer(libpidfd_getfd(PIDFD_SELF, 0, 0));
+	case 8: return util_fd_answer(libpidfd_getfd(PIDFD_SELF_PROCESS, 0, 0));
 	case 9: return libpidfd_process_madvise(PIDFD_SELF, &iov, 1, MADV_WILLNEED, 0);
 	case 10: return libpidfd_process_mrelease(PIDFD_SELF, 0);
 	case 11: return libpidfd_waitid(PIDFD_SELF, &si, WEXITED, NULL);
 	case 12: return libpidfd_waitid(F.live, &si, WEXITED | WNOHANG, NULL);
-	case 13: return fd_answer(libpidfd_get_namespace(F.live, PIDFD_GET_UTS_NAMESPACE));
-	case 14: return fd_answer(libpidfd_get_namespace(PIDFD_SELF, PIDFD_GET_UTS_NAMESPACE));
-	case 15: return fd_answer(libpidfd_open(F.live_pid, 0));
+	case 13: return util_fd_answer(libpidfd_get_namespace(F.live, PIDFD_GET_UTS_NAMESPACE));
+	case 14: return util_fd_answer(libpidfd_get_namespace(PIDFD_SELF, PIDFD_GET_UTS_NAMESPACE));
+	case 15: return util_fd_answer(libpidfd_open(F.live_pid, 0));
 	case 16:
 		r = libpidfd_features(&f, sizeof(f));
 		memcpy(info, &f, sizeof(f));
 		return r;
-	default: return fd_answer(libpidfd_open(getpid(), PIDFD_THREAD));
+	default: return util_fd_answer(libpidfd_open(getpid(), PIDFD_THREAD));
 	}
 }
 
-
-/* Both paths, NCALLS calls each, into out[2 * NCALLS]. */
-static void run_table(struct result *out)
-{
-	for (int path = 0; path < 2; path++) {
-		util_set_path(path);
-		for (int i = 0; i < NCALLS; i++) {
-			struct result *r = &out[path * NCALLS + i];
-
-			memset(&r->info, 0, sizeof(r->info));
-			errno = 0;
-			r->ret = call(i, &r->info);
-			r->err = r->ret < 0 ? errno : 0;
-		}
-	}
-}
 
 /*
  * An ordinary user: nobody where the test runs as root; elsewhere the
@@ -187,7 +157,7 @@ struct sandbox {
 	int dumpable; /* as nobody: PR_SET_DUMPABLE to this, if 0 or 1 */
 };
 
-static void run_sandboxed(const struct sandbox *sb, struct result *out)
+static void run_sandboxed(const struct sandbox *sb, struct util_answer *out)
 {
 	int status;
 	pid_t pid = fork();
@@ -207,7 +177,7 @@ static void run_sandboxed(const struct sandbox *sb, struct result *out)
 		if (sb->rules)
 			install_filter(sb->rules, sb->nrules);
 		*(bool *)&out[2 * NCALLS] = util_own_fdinfo_refused();
-		run_table(out);
+		util_answer_table(out, NCALLS, call, NULL);
 		fflush(stdout);
 		_exit(0);
 	}
@@ -225,18 +195,20 @@ static void fixtures(void)
 	util_zombie(3, &F.zombie);
 }
 
+/* Every call on fresh fixtures, in sb against outside it; what names sb. */
 static void compare(const struct sandbox *sb, const char *what)
 {
 	/* Each table, then whether its process could read its own fdinfo. */
-	size_t n = (2 * NCALLS + 1) * sizeof(struct result);
-	struct result *ref = mmap(NULL, 2 * n, PROT_READ | PROT_WRITE,
+	size_t n = (2 * NCALLS + 1) * sizeof(struct util_answer);
+	struct util_answer *ref = mmap(NULL, 2 * n, PROT_READ | PROT_WRITE,
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	struct result *got = ref + 2 * NCALLS + 1;
+	struct util_answer *got = ref + 2 * NCALLS + 1;
 	const bool *refused = (const bool *)&got[2 * NCALLS];
 	struct sandbox free_sb = { sb->nobody, false, NULL, 0,
 				   sb->dumpable == 0 ? 1 : -1 };
 	int bad = 0;
 
+	fixtures();
 	ASSERT_TRUE(ref != MAP_FAILED);
 	run_sandboxed(&free_sb, ref);
 	run_sandboxed(sb, got);
@@ -261,7 +233,7 @@ static void compare(const struct sandbox *sb, const char *what)
 	 * not read (before 5.14), the documented EACCES.
 	 */
 	for (int path = 0; path < 2; path++) {
-		const struct result *r = &got[path * NCALLS];
+		const struct util_answer *r = &got[path * NCALLS];
 
 		if (sb->nobody && *refused && r->ret == -1 && r->err == EACCES)
 			continue;
@@ -272,18 +244,14 @@ static void compare(const struct sandbox *sb, const char *what)
 
 TEST(every_function_answers_the_same_where_clone_kills)
 {
-	struct sandbox sb = { false, false, no_process, 4, -1 };
-
-	fixtures();
-	compare(&sb, "kill-on-clone filter");
+	compare(&(struct sandbox){ false, false, no_process, 4, -1 },
+		"kill-on-clone filter");
 }
 
 TEST(every_function_answers_the_same_as_nobody_at_nproc_0)
 {
-	struct sandbox sb = { true, true, NULL, 0, -1 };
-
-	fixtures();
-	compare(&sb, "nobody, RLIMIT_NPROC 0");
+	compare(&(struct sandbox){ true, true, NULL, 0, -1 },
+		"nobody, RLIMIT_NPROC 0");
 }
 
 /*
@@ -294,18 +262,14 @@ TEST(every_function_answers_the_same_as_nobody_at_nproc_0)
  */
 TEST(every_function_answers_the_same_when_not_dumpable)
 {
-	struct sandbox sb = { true, false, NULL, 0, 0 };
-
-	fixtures();
-	compare(&sb, "nobody, PR_SET_DUMPABLE 0");
+	compare(&(struct sandbox){ true, false, NULL, 0, 0 },
+		"nobody, PR_SET_DUMPABLE 0");
 }
 
 TEST(every_function_answers_the_same_as_nobody_where_clone_kills)
 {
-	struct sandbox sb = { true, true, no_process, 4, -1 };
-
-	fixtures();
-	compare(&sb, "nobody, RLIMIT_NPROC 0, kill-on-clone filter");
+	compare(&(struct sandbox){ true, true, no_process, 4, -1 },
+		"nobody, RLIMIT_NPROC 0, kill-on-clone filter");
 }
 
 /* ------------------------------------------------------------------------

@@ -170,6 +170,31 @@ void util_set_path(bool emulated)
 	lpfd_emulate_override(emulated);
 }
 
+void util_answer_table(struct util_answer *out, int n, util_call_fn *call,
+		       void *arg)
+{
+	for (int path = 0; path < 2; path++) {
+		util_set_path(path);
+		for (int i = 0; i < n; i++) {
+			struct util_answer *a = &out[path * n + i];
+
+			memset(&a->info, 0, sizeof(a->info));
+			errno = 0;
+			a->ret = call(i, &a->info, arg);
+			a->err = a->ret < 0 ? errno : 0;
+		}
+	}
+}
+
+long util_fd_answer(long r)
+{
+	if (r >= 0) {
+		close((int)r);
+		return 0;
+	}
+	return r;
+}
+
 bool util_own_fdinfo_refused(void)
 {
 	int fd = open("/proc/thread-self/fdinfo/0", O_RDONLY | O_CLOEXEC);

@@ -83,6 +83,24 @@ void util_unpark_thread(struct util_parked *p);
  */
 void util_set_path(bool emulated);
 /*
+ * A table of calls, made on both paths to be compared with another made
+ * elsewhere (as another user, in a sandbox): out[path * n + i] is call i's
+ * return, its errno where it failed (else 0) and the info it wrote, zeroed
+ * before; the native path's first. A descriptor a call returns is closed
+ * and answered as 0 (util_fd_answer()): its number depends on what else
+ * is open.
+ */
+struct util_answer {
+	long ret;
+	int err;
+	struct pidfd_info info;
+};
+typedef long util_call_fn(int i, struct pidfd_info *info, void *arg);
+void util_answer_table(struct util_answer *out, int n, util_call_fn *call,
+		       void *arg);
+long util_fd_answer(long r);
+
+/*
  * Whether this process may not read its own /proc/thread-self/fdinfo: one
  * that is not dumpable, and not root, before Linux 5.14. Asked of the
  * kernel, by behaviour, never by its version.
