@@ -19,6 +19,20 @@
 
 #include "util.h"
 
+/*
+ * check(&pidfd) on a sleeping child, as run says (util_both_paths(),
+ * util_in_child()); the child killed and reaped after.
+ */
+static void on_a_child(void (*run)(void (*)(void *), void *),
+		       void (*check)(void *))
+{
+	int pidfd;
+
+	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
+	run(check, &pidfd);
+	util_kill_reap(pidfd);
+}
+
 /* The file read whole through the library, NUL-terminated. */
 static ssize_t slurp(int pidfd, const char *name, char *buf, size_t size)
 {
@@ -151,11 +165,7 @@ static void errno_kept(void *arg)
 
 TEST(success_leaves_errno_alone)
 {
-	int pidfd;
-
-	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
-	util_both_paths(errno_kept, &pidfd);
-	util_kill_reap(pidfd);
+	on_a_child(util_both_paths, errno_kept);
 }
 
 /* ------------------------------------------------------------------------
@@ -210,11 +220,7 @@ static void links(void *arg)
 
 TEST(a_final_link_is_followed_and_one_in_the_middle_is_exdev)
 {
-	int pidfd;
-
-	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
-	util_both_paths(links, &pidfd);
-	util_kill_reap(pidfd);
+	on_a_child(util_both_paths, links);
 }
 
 /* Without openat2 (before 5.6, or refused) the answers are the same. */
@@ -227,11 +233,7 @@ static void links_without_openat2(void *arg)
 
 TEST(without_openat2_links_are_judged_alike)
 {
-	int pidfd;
-
-	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
-	util_in_child(links_without_openat2, &pidfd);
-	util_kill_reap(pidfd);
+	on_a_child(util_in_child, links_without_openat2);
 }
 
 /* ------------------------------------------------------------------------
@@ -279,11 +281,7 @@ static void refused(void *arg)
 
 TEST(bad_names_flags_and_sizes)
 {
-	int pidfd;
-
-	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
-	util_both_paths(refused, &pidfd);
-	util_kill_reap(pidfd);
+	on_a_child(util_both_paths, refused);
 }
 
 /* ------------------------------------------------------------------------
@@ -323,11 +321,7 @@ static void pointers(void *arg)
 
 TEST(bad_pointers_give_efault)
 {
-	int pidfd;
-
-	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
-	util_both_paths(pointers, &pidfd);
-	util_kill_reap(pidfd);
+	on_a_child(util_both_paths, pointers);
 }
 
 /*
@@ -357,11 +351,7 @@ static void no_descriptor_left(void *arg)
 
 TEST(no_descriptor_left_is_emfile)
 {
-	int pidfd;
-
-	ASSERT_GE(util_spawn(NULL, NULL, &pidfd), 1);
-	util_in_child(no_descriptor_left, &pidfd);
-	util_kill_reap(pidfd);
+	on_a_child(util_in_child, no_descriptor_left);
 }
 
 /* ------------------------------------------------------------------------
