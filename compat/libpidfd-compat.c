@@ -222,20 +222,55 @@ static long info_malformed(int fd, unsigned int cmd)
 }
 
 /*
- * PIDFD_GET_INFO of any size through libpidfd_get_info's dispatcher. It
+ * A program's struct that cannot be read: the kernel's EFAULT, after its
+ * own judgement of the fd (a struct-less call asks for it alone).
+ */
+static long info_unreadable(int fd)
+{
+	long r = lpfd_get_info(fd, NULL, PIDFD_INFO_SIZE_VER0);
+
+	return r == -EINVAL ? -EFAULT : r;
+}
+
+/* A kernel with the newest layout answers the program as it stands. */
+static bool info_is_the_kernels(void)
+{
+	struct lpfd_kernel_info k;
+
+	if (!lpfd_surely_native(LPFD_FEAT_GET_INFO))
+		return false;
+	lpfd_kernel_info(&k);
+	return k.size >= PIDFD_INFO_SIZE_VER3;
+}
+
+/*
+ * PIDFD_GET_INFO of any size through the library, which takes valid
+ * pointers: the program's struct is read and written here only by the
+ * careful copies of src/user.c, so a bad one, or one another thread unmaps
+ * meanwhile, is EFAULT as in the kernel, never a crash. The library
  * answers ENOTTY only for a file that is not a pidfd, which the real ioctl
  * then answers for itself. A sentinel is no file descriptor to ioctl().
  */
 static long info_ioctl(int fd, unsigned int cmd, void *arg)
 {
+	struct libpidfd_info a = { 0 };
+	size_t size = _IOC_SIZE(cmd);
+	size_t n = size < sizeof(a) ? size : sizeof(a);
+	pid_t tid;
 	long r;
 
-	if (fd < 0)
+	if (fd < 0 || info_is_the_kernels())
 		return COMPAT_REAL;
 	if (!arg || (cmd & ~CMD_SIZE_MASK) != INFO_CMD_RW ||
-	    _IOC_SIZE(cmd) < PIDFD_INFO_SIZE_VER0)
+	    size < PIDFD_INFO_SIZE_VER0)
 		return info_malformed(fd, cmd);
-	r = lpfd_get_info(fd, arg, _IOC_SIZE(cmd));
+	tid = lpfd_sys_gettid();
+	if (lpfd_user_read(tid, &a.mask, arg, sizeof(a.mask)) < 0)
+		r = info_unreadable(fd);
+	else
+		r = lpfd_get_info(fd, &a, n);
+	if (r == 0)
+		r = lpfd_user_write(tid, arg, size, &a, n);
 	return r == -ENOTTY ? COMPAT_REAL : r;
 }
 

@@ -269,7 +269,9 @@ void lpfd_cgroup_reset(void)
 
 /*
  * The id of the cgroup at path through the remembered mount, or -ENOENT;
- * full gets where it led.
+ * full gets where it led. This and remember() stay out of line: inlined,
+ * their copies of the mount share the frame that reads mountinfo, and
+ * the deepest get_info passes test-stack's 4 KiB (4184 bytes measured).
  */
 static __attribute__((noinline)) int
 cgroupid_cached(const char *path, uint64_t cgroup_ns, uint64_t *id, char *full,
@@ -364,7 +366,6 @@ struct cgroup_file {
 	size_t end; /* the path ends there, NUL-terminated in place of '\n' */
 	const char *path;
 	bool deleted; /* it ends in " (deleted)" */
-	int fd;       /* the file, kept open to be read again */
 };
 
 static int read_cgroup_file(struct lpfd_proc *p, const char *file,
@@ -372,12 +373,9 @@ static int read_cgroup_file(struct lpfd_proc *p, const char *file,
 {
 	static const char deleted[] = " (deleted)";
 	size_t off, n;
-	ssize_t len;
+	ssize_t len = lpfd_proc_read(p, file, f->buf, sizeof(f->buf));
 	int r;
 
-	f->fd = lpfd_proc_read_kept(p, file, f->buf, sizeof(f->buf), &len);
-	if (f->fd < 0)
-		len = f->fd;
 	if (len < 0)
 		return len == -ENOENT ? -ESRCH : (int)len;
 	r = lpfd_locate_cgroup(f->buf, (size_t)len, &off, &n);
@@ -395,33 +393,15 @@ static int read_cgroup_file(struct lpfd_proc *p, const char *file,
 	return 0;
 }
 
-/*
- * Whether the file still reads as it did, up to the end of the path line:
- * read again through the file kept open, into the scratch behind the
- * mount point the joined path starts with (whose tail is joined again
- * after), in one system call. Where that room is too small, or a filter
- * refuses preadv, the file is opened again and compared a chunk at a time.
- */
+/* Whether the file still reads as it did, up to the end of the path line. */
 static int cgroup_file_same(struct lpfd_proc *p, const char *file,
-			    struct cgroup_file *f, union scratch *sc,
-			    const struct joined *j)
+			    struct cgroup_file *f)
 {
-	size_t n = f->end + 1;
-	char *room = sc->chunk + j->mlen;
-	ssize_t got = -ENOSPC;
 	int r;
 
 	f->buf[f->end] = '\n';
-	if (n <= sizeof(sc->chunk) - j->mlen)
-		got = lpfd_proc_reread(f->fd, room, n);
-	if (got >= 0)
-		r = (size_t)got == n && memcmp(room, f->buf, n) == 0;
-	else if (got == -ESRCH) /* the process is reaped */
-		r = (int)got;
-	else
-		r = lpfd_proc_starts_with(p, file, f->buf, n);
+	r = lpfd_proc_starts_with(p, file, f->buf, f->end + 1);
 	f->buf[f->end] = '\0';
-	join_tail(sc->full, j);
 	return r;
 }
 
@@ -469,10 +449,10 @@ static int task_not_exiting(struct lpfd_proc *p, const char *file,
  * a live one, so a path ending so is then a live cgroup's name; an exiting
  * process's such path is left unresolved (the id of a removed cgroup
  * cannot be had). A path that changes under us is read again, a few
- * times, then left unresolved. The second read is made through the file
- * the first one opened, which names the same process's cgroup (the
- * kernel finds the task anew at each read, and no other process can take
- * its place in that file): what the argument needs of it.
+ * times, then left unresolved. The second read opens the file again by
+ * its path, which names the same process: "self" and "thread-self" the
+ * caller, "<pid>" the process as long as it is unreaped, which the caller
+ * checks after the whole answer (the pid cannot be reused before).
  */
 #define CGROUP_TRIES 3
 
@@ -489,7 +469,7 @@ static int cgroupid_try(struct lpfd_proc *p, const char *file,
 		r = cgroupid_of_path(p, f->path, sc, &j, id);
 	if (r < 0)
 		return r;
-	r = cgroup_file_same(p, file, f, sc, &j);
+	r = cgroup_file_same(p, file, f);
 	if (r < 0)
 		return r == -ENOENT ? -ESRCH : r;
 	if (!r || cgroup_handle(sc->full, &again, &mnt_id) < 0 || again != *id)
@@ -510,8 +490,6 @@ int lpfd_read_cgroupid(struct lpfd_proc *p, const char *file, uint64_t *id)
 
 	for (int i = 0; i < CGROUP_TRIES; i++) {
 		r = cgroupid_try(p, file, &f, &sc, id);
-		if (f.fd >= 0)
-			lpfd_proc_done(p, f.fd);
 		if (r <= 0)
 			return r;
 	}

@@ -136,126 +136,39 @@ static int newest_errno(int pidfd, int err)
 }
 
 /*
- * The low word of the last request read natively: callers mostly ask the
- * same each time. Every bit a kernel knows lies in that word. A hint only:
- * it chooses how the request is learnt, never what the answer is.
+ * The kernel path on a real pidfd; size is valid. The kernel reads the
+ * request and writes the answer only on success; a kernel older than the
+ * newest layout drops PIDFD_INFO_SUPPORTED_MASK from the request (before
+ * 6.19) or puts supported_mask elsewhere (6.19, 7.0), so the request is
+ * kept to bring the answer to the newest layout where it lies.
  */
-static uint32_t request_hint;
-
-/*
- * Its address, reckoned without touching the struct: a caller's pointer
- * may be misaligned (the compare refuses it then) or bad (EFAULT).
- */
-static const void *request_low_word(const struct libpidfd_info *info)
-{
-	return (const char *)info + offsetof(struct libpidfd_info, mask) +
-	       (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 4 : 0);
-}
-
-/*
- * Whether the caller's request is surely one the kernel answers whole in
- * the caller's struct, without copying it: the hint, where the hint does
- * not ask for PIDFD_INFO_SUPPORTED_MASK, as the kernel compares it
- * (lpfd_sys_futex_compare(): a read, no write, no sleep, one system call
- * where the copy costs two); or a struct that cannot be read, which the ioctl
- * answers EFAULT after its own checks of the fd. The ioctl then reads the
- * request once more: a request changed in between by another thread is
- * answered as the kernel would have answered it then, less the bit the
- * kernel does not know, as where the request is copied.
- */
-static bool request_is_the_kernels(const struct libpidfd_info *info)
-{
-	uint32_t hint = __atomic_load_n(&request_hint, __ATOMIC_RELAXED);
-	int r;
-
-	if (hint & PIDFD_INFO_SUPPORTED_MASK)
-		return false;
-	r = lpfd_sys_futex_compare(request_low_word(info), hint);
-	return r == 0 || r == -EFAULT;
-}
-
-/*
- * The request, read into req where the struct is the caller's. *id names
- * the copy (src/user.c): 0 asks for the thread's id; a route's pid serves
- * until its leader has exited, which the copy tells (ESRCH), and the
- * thread's id is asked then.
- */
-static int read_request(pid_t *id, const struct libpidfd_info *info,
-			uint64_t *req)
-{
-	int r = -ESRCH;
-
-	if (*id)
-		r = lpfd_user_read(*id, req, info, sizeof(*req));
-	if (r == -ESRCH) {
-		*id = lpfd_sys_gettid();
-		if (*id < 0)
-			return *id;
-		r = lpfd_user_read(*id, req, info, sizeof(*req));
-	}
-	if (r == 0)
-		__atomic_store_n(&request_hint, (uint32_t)*req, __ATOMIC_RELAXED);
-	return r;
-}
-
-/*
- * The kernel path on a real pidfd; size is valid. A kernel with the newest
- * layout answers into the caller's struct as it stands. An older one
- * overwrites the mask without PIDFD_INFO_SUPPORTED_MASK, or has
- * supported_mask elsewhere: where the caller asked for it, the answer is
- * made on the stack, brought to the newest layout and written once. The
- * request is read first, where it can be and is not known to be the
- * hint's (an unreadable one is the ioctl's EFAULT, after the kernel's own
- * checks of the fd). own: the struct is the
- * library's, on its stack, and its request is read as it stands. id: as
- * for read_request().
- */
-static int get_info_native_fd(int pidfd, pid_t id, struct libpidfd_info *info,
-			      size_t size, bool own)
+static int get_info_native_fd(int pidfd, struct libpidfd_info *info,
+			      size_t size)
 {
 	struct lpfd_kernel_info k;
-	struct libpidfd_info a = { 0 };
-	size_t asize = size < sizeof(a) ? size : sizeof(a);
-	uint64_t req;
-	int r;
+	uint64_t req = info->mask;
+	int r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
 
+	if (r < 0)
+		return newest_errno(pidfd, r);
 	lpfd_kernel_info(&k);
-	if (k.size < PIDFD_INFO_SIZE_VER3 &&
-	    (own || !request_is_the_kernels(info))) {
-		if (own)
-			req = info->mask;
-		if ((own || read_request(&id, info, &req) == 0) &&
-		    (req & PIDFD_INFO_SUPPORTED_MASK)) {
-			a.mask = req;
-			r = lpfd_sys_ioctl(pidfd, info_cmd(asize), &a);
-			if (r < 0)
-				return newest_errno(pidfd, r);
-			lpfd_info_to_newest(&a, asize, req, k.size);
-			if (own) {
-				memcpy(info, &a, asize);
-				return 0;
-			}
-			return lpfd_user_write(id, info, size, &a, asize);
-		}
-	}
-	r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
-	return r < 0 ? newest_errno(pidfd, r) : 0;
+	if (k.size < PIDFD_INFO_SIZE_VER3)
+		lpfd_info_to_newest(info, size, req, k.size);
+	return 0;
 }
 
-/* A sentinel opens a pidfd by the id it asks, which the copies reuse. */
+/* A sentinel is a pidfd of the caller's own, opened for the call. */
 static int get_info_native(const struct lpfd_route *t,
-			   struct libpidfd_info *info, size_t size, bool own)
+			   struct libpidfd_info *info, size_t size)
 {
-	pid_t id;
 	int fd, err;
 
 	if (!lpfd_route_is_self(t))
-		return get_info_native_fd(t->fd, 0, info, size, own);
-	id = lpfd_route_self_id(t);
-	fd = lpfd_route_open_self_as(t, id);
+		return get_info_native_fd(t->fd, info, size);
+	fd = lpfd_route_open_self(t);
 	if (fd < 0)
 		return fd;
-	err = get_info_native_fd(fd, id, info, size, own);
+	err = get_info_native_fd(fd, info, size);
 	lpfd_sys_close(fd);
 	return err;
 }
@@ -340,9 +253,8 @@ static void status_creds(const struct lpfd_status *st, struct libpidfd_info *k)
  * does not, the emulation cannot answer. Or the calling thread's
  * ("thread-self/status"), where a system call's answer may be a refusal.
  */
-static __attribute__((noinline)) int status_file_creds(struct lpfd_proc *p,
-						       const char *file,
-						       struct libpidfd_info *k)
+static int status_file_creds(struct lpfd_proc *p, const char *file,
+			     struct libpidfd_info *k)
 {
 	struct lpfd_status st;
 	char buf[512];
@@ -356,20 +268,6 @@ static __attribute__((noinline)) int status_file_creds(struct lpfd_proc *p,
 	status_creds(&st, k);
 	return 0;
 }
-
-/*
- * The request bits whose answers cost work only when asked for, and so
- * may be added after the answer is first written (answer_then_request()).
- */
-#define INFO_EXTRA_BITS                                                        \
-	(PIDFD_INFO_CGROUPID | PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK)
-
-/*
- * Whether the last request asked for the cgroup id: the next call then
- * reads the cgroup before the liveness check that proves the rest, and
- * needs none after it. Only the cost depends on it, never the answer.
- */
-static int cgroupid_expected;
 
 /* One emulated call: its /proc, open or not, and the process it names. */
 struct emulated {
@@ -458,13 +356,8 @@ static int self_base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
 	return r;
 }
 
-/*
- * Another process's ids and credentials, from its status file. Out of
- * line, so that under LTO the file's buffer is not in the frame that calls
- * the cgroup reader, the deepest chain (test-stack's 4 KiB bound).
- */
-static __attribute__((noinline)) int status_answer(struct emulated *e,
-						   struct libpidfd_info *k)
+/* Another process's ids and credentials, from its status file. */
+static int status_answer(struct emulated *e, struct libpidfd_info *k)
 {
 	struct lpfd_status st;
 	int r = lpfd_proc_status(&e->p, e->pid, &st);
@@ -513,89 +406,28 @@ static int base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
 					  pidfd_base(e, req, k);
 }
 
-/*
- * The answer to exactly the request: the cgroup id made where it was not
- * expected (after the proof of the rest, so a cgroup read about another
- * process needs a proof of its own: a process reaped before it leaves the
- * bit clear), dropped where it was not asked for; the other extras added.
- */
-static void answer_the_request(struct emulated *e, uint64_t req,
-			       bool expected, struct libpidfd_info *k)
+/* What the kernel writes: the answer, then zeroes up to the caller's size. */
+static void copy_answer(struct libpidfd_info *info, size_t size,
+			const struct libpidfd_info *k)
 {
-	uint64_t id;
+	size_t n = size < sizeof(*k) ? size : sizeof(*k);
 
-	if (!(req & PIDFD_INFO_CGROUPID)) {
-		k->mask &= ~(uint64_t)PIDFD_INFO_CGROUPID;
-		k->cgroupid = 0;
-	} else if (!expected && read_cgroupid(e, &id) &&
-		   (lpfd_route_is_self(e->t) || unreaped_or_esrch(e) == 0))
-		put_cgroupid(k, id);
-	bool own_process = k->tgid == (uint32_t)e->tgid;
-
-	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, own_process);
-	if (req & PIDFD_INFO_SUPPORTED_MASK) {
-		put_supported(k, sizeof(*k));
-		/*
-		 * It claims what this call can answer, nothing more: only
-		 * a process's own threads can tell whether it would dump
-		 * core (emulate_coredump()).
-		 */
-		if (!own_process)
-			k->supported_mask &= ~(uint64_t)PIDFD_INFO_COREDUMP;
-	}
+	memcpy(info, k, n);
+	if (size > n)
+		memset((char *)info + n, 0, size - n);
 }
 
 /*
- * In the kernel's order, the fd judged (the /proc proof and the fdinfo),
- * the request read before the work (EFAULT) and the answer written after
- * it, only on success, as copy_struct_to_user() writes it (what the
- * library knows, then zeroes up to the caller's size); in fewer system
- * calls. The request matters only for the INFO_EXTRA_BITS, so the answer
- * is made first, the cgroup id in it where the last call asked for one,
- * and the request is read as that answer is written, in one system call
- * (lpfd_user_read_write()). An answer to another request is then made
- * and written again: a struct's content is the kernel's once the call
- * returns, not while it runs. Nothing is written before the answer is
- * proven, and a request that cannot be read is EFAULT before the work's
- * errors, as in the kernel.
+ * The answer is made on the stack, the /proc files read and proven first
+ * (base()), and copied to the caller only on success, as the kernel's
+ * copy_struct_to_user() does.
  */
-static int answer_then_request(struct emulated *e, struct libpidfd_info *info,
-			       size_t size)
-{
-	bool expected = __atomic_load_n(&cgroupid_expected, __ATOMIC_RELAXED);
-	struct libpidfd_info k = { 0 };
-	uint64_t req, first_mask;
-	int r;
-
-	r = base(e, expected ? PIDFD_INFO_CGROUPID : 0, &k);
-	if (r < 0)
-		return lpfd_user_read(e->tid, &req, info, sizeof(req)) < 0 ?
-			       -EFAULT : r;
-	r = lpfd_user_read_write(e->tid, &req, sizeof(req), info, size, &k,
-				 sizeof(k));
-	if (r < 0)
-		return r;
-	first_mask = k.mask;
-	answer_the_request(e, req, expected, &k);
-	if (expected != !!(req & PIDFD_INFO_CGROUPID))
-		__atomic_store_n(&cgroupid_expected, !expected, __ATOMIC_RELAXED);
-	/* Each extra changes the mask whenever it changes a field. */
-	if (k.mask == first_mask)
-		return 0;
-	/*
-	 * The first answer is written and whole, as a kernel without the
-	 * extras gives it: where this write is refused (a seccomp filter),
-	 * it stands, rather than a failure with the struct written.
-	 */
-	(void)lpfd_user_write(e->tid, info, size, &k, sizeof(k));
-	return 0;
-}
-
 static int get_info_emulated(const struct lpfd_route *t,
 			     struct libpidfd_info *info, size_t size)
 {
 	struct emulated e = { .t = t };
+	struct libpidfd_info k = { 0 };
+	uint64_t req = info->mask;
 	int r;
 
 	if (t->kind == LPFD_ROUTE_BAD)
@@ -613,10 +445,24 @@ static int get_info_emulated(const struct lpfd_route *t,
 			return r;
 		e.proc_open = true;
 	}
-	r = answer_then_request(&e, info, size);
+	r = base(&e, req, &k);
 	if (e.proc_open)
 		lpfd_proc_close(&e.p);
-	return r;
+	if (r < 0)
+		return r;
+	if (req & PIDFD_INFO_COREDUMP)
+		emulate_coredump(&k, k.tgid == (uint32_t)e.tgid);
+	if (req & PIDFD_INFO_SUPPORTED_MASK) {
+		put_supported(&k, sizeof(k));
+		/*
+		 * It claims what this call can answer, nothing more: only a
+		 * process's own threads can tell whether it would dump core.
+		 */
+		if (k.tgid != (uint32_t)e.tgid)
+			k.supported_mask &= ~(uint64_t)PIDFD_INFO_COREDUMP;
+	}
+	copy_answer(info, size, &k);
+	return 0;
 }
 
 /*
@@ -665,8 +511,7 @@ static int check_args(const struct lpfd_route *t, struct libpidfd_info *info,
 	return size > INFO_SIZE_MAX ? -E2BIG : -EINVAL;
 }
 
-static int do_get_info(int pidfd, struct libpidfd_info *info, size_t size,
-		       bool own)
+int lpfd_get_info(int pidfd, struct libpidfd_info *info, size_t size)
 {
 	struct lpfd_route t = lpfd_route(pidfd, LPFD_NO_SENTINELS);
 	int r = check_args(&t, info, size);
@@ -677,18 +522,8 @@ static int do_get_info(int pidfd, struct libpidfd_info *info, size_t size,
 	if (r < 0)
 		return r;
 	if (r)
-		return get_info_native(&t, info, size, own);
+		return get_info_native(&t, info, size);
 	return get_info_emulated(&t, info, size);
-}
-
-int lpfd_get_info(int pidfd, struct libpidfd_info *info, size_t size)
-{
-	return do_get_info(pidfd, info, size, false);
-}
-
-int lpfd_get_info_own(int pidfd, struct libpidfd_info *info, size_t size)
-{
-	return do_get_info(pidfd, info, size, true);
 }
 
 /*
@@ -703,5 +538,5 @@ LIBPIDFD_API int (libpidfd_get_info)(int pidfd, struct pidfd_info *info,
 	int saved = errno;
 	struct libpidfd_info *full = (struct libpidfd_info *)(void *)info;
 
-	return (int)lpfd_return(saved, do_get_info(pidfd, full, size, false));
+	return (int)lpfd_return(saved, lpfd_get_info(pidfd, full, size));
 }

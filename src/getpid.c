@@ -21,7 +21,7 @@ pid_t lpfd_not_a_pidfd_is_ebadf(int r)
 pid_t lpfd_getpid_native(int pidfd)
 {
 	struct libpidfd_info info = { .mask = 0 };
-	int r = lpfd_get_info_own(pidfd, &info, PIDFD_INFO_SIZE_VER0);
+	int r = lpfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0);
 
 	return r < 0 ? lpfd_not_a_pidfd_is_ebadf(r) : (pid_t)info.pid;
 }

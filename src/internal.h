@@ -194,16 +194,6 @@ void lpfd_proc_join(char *buf, size_t size, const char *dir,
  */
 struct lpfd_proc {
 	int dir;
-	/*
-	 * The files read are left open where their numbers continue dir's,
-	 * [lo, hi] around it, so that lpfd_proc_close() closes them and dir
-	 * in one close_range() call; [hlo, hhi], the held run: those that
-	 * did not, while their numbers continue each other's, closed when a
-	 * file borders neither run, or at the close (hlo -1: none).
-	 * Worth it under make bench-uml's "sound floor, closes merged / sound floor".
-	 */
-	int lo, hi;
-	int hlo, hhi;
 };
 enum lpfd_proc_need {
 	LPFD_PROC_ANY,      /* only the caller's own files: any procfs will do */
@@ -216,8 +206,6 @@ enum lpfd_proc_need {
  */
 int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need);
 void lpfd_proc_close(struct lpfd_proc *p);
-/* Close the files read and left open, keeping dir. */
-void lpfd_proc_release(struct lpfd_proc *p);
 /* path opened under dir without crossing a mount or following a magic link. */
 int lpfd_proc_openat(struct lpfd_proc *p, const char *path,
 		       int flags);
@@ -244,16 +232,6 @@ int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
 /* Read a whole small file into buf (NUL-terminated), returning its length. */
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size);
-/*
- * lpfd_proc_read() that keeps the file open for lpfd_proc_reread(): its
- * descriptor, or -errno if it could not be opened (*len: the length, or
- * -errno of the read); lpfd_proc_done() takes it back.
- */
-int lpfd_proc_read_kept(struct lpfd_proc *p, const char *path, char *buf,
-			size_t size, ssize_t *len);
-/* Read the first n bytes of a file kept open again (fewer at its end). */
-ssize_t lpfd_proc_reread(int fd, char *buf, size_t n);
-void lpfd_proc_done(struct lpfd_proc *p, int fd);
 /*
  * Call fn on each whole line (newline dropped, editable in place) of a
  * procfs file of any length, read in chunks of size; a line longer than

@@ -279,85 +279,6 @@ int lpfd_proc_open_last(struct lpfd_proc *p, const char *path, int flags)
 	return fd;
 }
 
-/*
- * A file of this procfs instance itself, where descriptors held at a
- * cost are let go if the table is full.
- */
-static int proc_open_file(struct lpfd_proc *p, const char *path)
-{
-	int fd = proc_resolve(p, path, O_RDONLY);
-
-	if ((fd == -EMFILE || fd == -ENFILE) && (p->hlo >= 0 || p->lo < p->hi)) {
-		lpfd_proc_release(p); /* what is held, not kept at a cost */
-		return proc_open_file(p, path);
-	}
-	return fd;
-}
-
-static void close_run(int lo, int hi)
-{
-	if (lo > hi)
-		return;
-	if (lo < hi && lpfd_surely_has(LPFD_FEAT_CLOSE_RANGE) &&
-	    lpfd_sys_close_range((unsigned int)lo, (unsigned int)hi) == 0)
-		return;
-	for (int fd = lo; fd <= hi; fd++)
-		lpfd_sys_close(fd);
-}
-
-/* Extend the run [*lo, *hi] by fd if fd borders it. */
-static bool run_takes(int *lo, int *hi, int fd)
-{
-	if (fd == *hi + 1)
-		*hi = fd;
-	else if (fd == *lo - 1)
-		*lo = fd;
-	else
-		return false;
-	return true;
-}
-
-static void held_none(struct lpfd_proc *p)
-{
-	p->hlo = -1;
-	p->hhi = -2;
-}
-
-/*
- * A file just read: kept for lpfd_proc_close() to close with dir in one
- * close_range(), where it extends the run of our descriptors around dir
- * (it took the next number); or else the held run, where it borders it
- * (a number taken between dir's and ours by the caller splits the files
- * in two runs: two calls where closing each file is three); or else it
- * starts the held run anew, the one held before it closed. Every number
- * in [lo, hi] and [hlo, hhi] is then ours and open, so no range holds
- * another thread's or signal handler's descriptor.
- */
-static void proc_done_with(struct lpfd_proc *p, int fd)
-{
-	if (run_takes(&p->lo, &p->hi, fd)) {
-		if (p->hlo == p->hi + 1 || p->hhi == p->lo - 1) {
-			p->lo = p->lo < p->hlo ? p->lo : p->hlo;
-			p->hi = p->hi > p->hhi ? p->hi : p->hhi;
-			held_none(p);
-		}
-		return;
-	}
-	if (run_takes(&p->hlo, &p->hhi, fd))
-		return;
-	close_run(p->hlo, p->hhi);
-	p->hlo = p->hhi = fd;
-}
-
-void lpfd_proc_release(struct lpfd_proc *p)
-{
-	close_run(p->hlo, p->hhi);
-	held_none(p);
-	close_run(p->lo, p->dir - 1);
-	close_run(p->dir + 1, p->hi);
-	p->lo = p->hi = p->dir;
-}
-
 ssize_t lpfd_fd_readlink(int fd, char *buf, size_t size)
 {
 	ssize_t n = lpfd_sys_readlinkat(fd, "", buf, size);
@@ -386,53 +307,14 @@ ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size)
 {
-	int fd = proc_open_file(p, path);
+	int fd = proc_resolve(p, path, O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0)
 		return fd;
 	n = read_whole(fd, buf, size);
-	proc_done_with(p, fd);
+	lpfd_sys_close(fd);
 	return n;
-}
-
-int lpfd_proc_read_kept(struct lpfd_proc *p, const char *path, char *buf,
-			size_t size, ssize_t *len)
-{
-	int fd = proc_open_file(p, path);
-
-	if (fd < 0)
-		return fd;
-	*len = read_whole(fd, buf, size);
-	return fd;
-}
-
-void lpfd_proc_done(struct lpfd_proc *p, int fd)
-{
-	proc_done_with(p, fd);
-}
-
-/*
- * A seq_file read from offset 0 is made afresh (seq_read_iter() starts
- * over), through the file that names the same process whatever its pid
- * has become since: one system call where opening again costs three.
- */
-ssize_t lpfd_proc_reread(int fd, char *buf, size_t n)
-{
-	size_t done = 0;
-	ssize_t r;
-
-	while (done < n) {
-		r = lpfd_sys_pread(fd, buf + done, n - done, done);
-		if (r == -EINTR)
-			continue;
-		if (r < 0)
-			return r;
-		if (r == 0)
-			break;
-		done += (size_t)r;
-	}
-	return (ssize_t)done;
 }
 
 int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
@@ -441,7 +323,7 @@ int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
 	char chunk[128];
 	size_t done = 0;
 	ssize_t r = 0;
-	int fd = proc_open_file(p, path);
+	int fd = proc_resolve(p, path, O_RDONLY);
 
 	if (fd < 0)
 		return fd;
@@ -455,7 +337,7 @@ int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
 			break;
 		done += (size_t)r;
 	}
-	proc_done_with(p, fd);
+	lpfd_sys_close(fd);
 	if (r < 0)
 		return (int)r;
 	return done == n;
@@ -476,7 +358,7 @@ int lpfd_proc_for_each_line(struct lpfd_proc *p, const char *path,
 	int fd, r = 0;
 	ssize_t n;
 
-	fd = proc_open_file(p, path);
+	fd = proc_resolve(p, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
 	for (;;) {
@@ -511,7 +393,7 @@ int lpfd_proc_for_each_line(struct lpfd_proc *p, const char *path,
 		}
 	}
 out:
-	proc_done_with(p, fd);
+	lpfd_sys_close(fd);
 	return r;
 }
 
@@ -802,10 +684,8 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 {
 	int r;
 
-	held_none(p);
 	p->dir = lpfd_sys_openat(AT_FDCWD, "/proc",
 				   O_PATH | O_DIRECTORY | O_CLOEXEC);
-	p->lo = p->hi = p->dir;
 	if (p->dir < 0)
 		return p->dir == -ENOENT || p->dir == -ENOTDIR ? -ENOSYS : p->dir;
 	if (need == LPFD_PROC_OUR_PIDS)
@@ -817,14 +697,11 @@ int lpfd_proc_open(struct lpfd_proc *p, enum lpfd_proc_need need)
 	return r;
 }
 
-/* dir and the files read after it: in one system call where they are a run. */
 void lpfd_proc_close(struct lpfd_proc *p)
 {
-	close_run(p->hlo, p->hhi);
-	held_none(p);
 	if (p->dir >= 0)
-		close_run(p->lo, p->hi);
-	p->dir = p->lo = p->hi = -1;
+		lpfd_sys_close(p->dir);
+	p->dir = -1;
 }
 
 /*

@@ -287,10 +287,9 @@ static int do_proc_open(int pidfd, const char *name, int flags)
 	if (r < 0)
 		return r;
 	/*
-	 * The files the proof read, which a refused call makes more of, are
-	 * closed first: the answer takes the same number either way.
+	 * The files the proof read are closed as read: the answer takes the
+	 * same number whatever the proof read.
 	 */
-	lpfd_proc_release(&p);
 	held = p.dir;
 	fd = open_path(&p, path, full_path(path, sizeof(path), &t, copy), flags);
 	r = settle(&p, &t, fd);

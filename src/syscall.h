@@ -179,28 +179,6 @@ static inline int lpfd_sys_waitid(int idtype, int id, siginfo_t *info,
 	return (int)lpfd_sc(__NR_waitid, idtype, id, info, options, ru, 0);
 }
 
-/*
- * Whether the word at word is val, as the kernel reads user memory
- * (-EFAULT, never a fault in the caller): FUTEX_CMP_REQUEUE of a private
- * word that wakes and moves no waiter, so that it only compares, writes
- * nothing and never sleeps. 0 where equal, -EAGAIN where not; the word
- * must be 4-aligned (-EINVAL). The second word, whose waiters would be
- * moved to, is only named, never read.
- */
-static inline int lpfd_sys_futex_compare(const void *word, uint32_t val)
-{
-#ifdef __NR_futex
-	static uint32_t none;
-
-	return (int)lpfd_sc(__NR_futex, word, 4 | 128 /* FUTEX_CMP_REQUEUE_PRIVATE */,
-			      0, 0, &none, val);
-#else
-	(void)word;
-	(void)val;
-	return -ENOSYS;
-#endif
-}
-
 static inline int lpfd_sys_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	return (int)lpfd_sc(__NR_ioctl, fd, cmd, arg, 0, 0, 0);

@@ -23,12 +23,11 @@
  *
  * Nothing is looked at before it is used: what is read is read once, into
  * the library's own stack, and the answer is written when the call is
- * known to succeed (get_info may write it again, with what only some
- * requests ask for: src/get_info.c). So a failing call writes nothing,
- * and a page is never dirtied by a look (a shared file mapping's mtime,
- * a private mapping's copy-on-write sharing). As with the kernel's copy_to_user(),
- * a destination that stops being writable part-way is EFAULT with the
- * part before it written.
+ * known to succeed. So a failing call writes nothing, and a page is never
+ * dirtied by a look (a shared file mapping's mtime, a private mapping's
+ * copy-on-write sharing). As with the kernel's copy_to_user(), a
+ * destination that stops being writable part-way is EFAULT with the part
+ * before it written.
  */
 #include <fcntl.h>
 #include <sys/uio.h>
@@ -177,31 +176,4 @@ int lpfd_user_write(pid_t tid, void *dst, size_t size, const void *src,
 		d += iov_total(from, nsrc);
 		nsrc = zero_pieces(from, 0, &tail);
 	}
-}
-
-/*
- * One copy where it can be: the kernel copies the sources in order, so
- * the head is read, whole, before the first byte of the answer is written,
- * and a dst that cannot be read is EFAULT with nothing written. An answer
- * whose zeroed tail needs more sources than one copy takes, or a refused
- * process_vm_readv(), makes it the two copies it stands for.
- */
-int lpfd_user_read_write(pid_t tid, void *head, size_t headn, void *dst,
-			 size_t size, const void *src, size_t n)
-{
-	struct iovec local[2] = { { head, headn }, { dst, size } };
-	struct iovec from[MAX_SRC] = { { dst, headn },
-				       { (void *)src, n < size ? n : size } };
-	size_t tail = size > n ? size - n : 0;
-	int nsrc, r = -1;
-
-	if (headn > size || (uintptr_t)dst + size < (uintptr_t)dst)
-		return -EFAULT;
-	nsrc = zero_pieces(from, 2, &tail);
-	if (!tail && !__atomic_load_n(&vm_refused, __ATOMIC_RELAXED))
-		r = copy_vm_to(tid, local, 2, from, nsrc);
-	if (r != -1)
-		return r;
-	r = lpfd_user_read(tid, head, dst, headn);
-	return r < 0 ? r : lpfd_user_write(tid, dst, size, src, n);
 }

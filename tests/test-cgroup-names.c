@@ -5,7 +5,7 @@
  * answer exists: a cgroup removed and made anew under the process's old
  * path while the call resolves it, or again before its second read
  * (seccomp stops at the resolution and the read make that
- * deterministic), also where a filter refuses that read's preadv; names that look like the kernel's marks (" (deleted)"
+ * deterministic); names that look like the kernel's marks (" (deleted)"
  * at the end, ".." at the start of a name); a process in a removed cgroup
  * beside a live one of the very name the kernel shows for it; a caller in
  * a cgroup namespace whose only cgroup2 mount is the inherited one.
@@ -289,7 +289,7 @@ static bool move_at_both_stops(int stop, const struct seccomp_notif *req,
 		ASSERT_EQ(mkdir(x->r.a, 0755), 0);
 		x->a2_id = util_cgroup_id(x->r.a);
 		x->state = 1;
-	} else if (x->state == 1 && req->data.nr == SYS_preadv) {
+	} else if (x->state == 1 && req->data.nr == SYS_openat2) {
 		util_cgroup_remove(x->r.a);
 		ASSERT_EQ(mkdir(x->r.a, 0755), 0);
 		x->a3_id = util_cgroup_id(x->r.a);
@@ -316,11 +316,11 @@ TEST(cgroup_made_anew_twice_between_the_reads_is_never_the_answer)
 	util_set_path(true);
 	r->info.mask = PIDFD_INFO_CGROUPID;
 	r->listener = -1;
-	r->also = SYS_preadv;
+	r->also = SYS_openat2;
 	ASSERT_EQ(pthread_create(&w, NULL, race_worker, r), 0);
 	ASSERT_TRUE(util_notif_serve(&r->listener, move_at_both_stops, &x) > 0);
 	pthread_join(w, NULL);
-	ASSERT_EQ(x.state, 2); /* the file was read again with preadv */
+	ASSERT_EQ(x.state, 2); /* the file was opened again to be read */
 	ASSERT_EQ(r->ret, 0);
 	if (r->info.mask & PIDFD_INFO_CGROUPID) {
 		ASSERT_TRUE(r->info.cgroupid != x.a2_id);
@@ -334,33 +334,3 @@ TEST(cgroup_made_anew_twice_between_the_reads_is_never_the_answer)
 	util_cgroup_remove(g_base);
 }
 
-/*
- * The second read is a preadv of the file the first one opened; where a
- * filter refuses preadv, the file is opened again, and the answer is the
- * same.
- */
-static void without_preadv(void *arg)
-{
-	const uint64_t *want = arg;
-	uint64_t id;
-	int fd;
-
-	spawn_in(g_side, &fd);
-	ASSERT_EQ(util_errno_filter(SYS_preadv, ENOSYS), 0);
-	ASSERT_TRUE(emulated_id(fd, &id));
-	ASSERT_EQ(id, *want);
-	util_kill_reap(fd);
-}
-
-TEST(without_preadv_the_file_is_opened_again)
-{
-	uint64_t want;
-
-	make_base();
-	sub(g_side, sizeof(g_side), "p");
-	ASSERT_EQ(mkdir(g_side, 0755), 0);
-	want = util_cgroup_id(g_side);
-	util_in_child(without_preadv, &want);
-	util_cgroup_remove(g_side);
-	util_cgroup_remove(g_base);
-}

@@ -243,63 +243,6 @@ TEST(live_child)
 }
 
 /*
- * The emulation reads the cgroup before its liveness check where the call
- * before asked for it, else after, and writes the answer to the request
- * it finds then (src/get_info.c): the call before picks the way; the
- * answers are the same, byte for byte, and so are the errors.
- */
-static void in_order(bool cgroupid_expected, int fd, uint64_t req,
-		     struct util_res *r)
-{
-	struct pidfd_info prime = {
-		.mask = cgroupid_expected ? PIDFD_INFO_CGROUPID : 0,
-	};
-
-	util_set_path(true);
-	ASSERT_EQ(libpidfd_get_info(PIDFD_SELF, &prime, sizeof(prime)), 0);
-	util_get_info(fd, req, 88, true, r);
-}
-
-TEST(emulated_answers_alike_whatever_the_call_before)
-{
-	static const uint64_t reqs[] = {
-		0, PIDFD_INFO_CGROUPID, PIDFD_INFO_COREDUMP,
-		PIDFD_INFO_SUPPORTED_MASK, ~0ULL,
-	};
-	int child, reaped, targets[4] = { 0, 0, PIDFD_SELF_THREAD,
-					  PIDFD_SELF_PROCESS };
-	int answers = 0;
-
-	util_spawn(NULL, NULL, &child);
-	util_spawn(NULL, NULL, &reaped);
-	util_kill_reap_keep_fd(reaped);
-	targets[0] = child, targets[1] = reaped;
-	for (size_t t = 0; t < 4; t++)
-		for (size_t q = 0; q < lpfd_array_size(reqs); q++) {
-			struct util_res a, b;
-
-			in_order(false, targets[t], reqs[q], &a);
-			in_order(true, targets[t], reqs[q], &b);
-			ASSERT_EQ(a.ret, b.ret);
-			ASSERT_EQ(a.err, b.err);
-			ASSERT_TRUE(memcmp(a.buf, b.buf, sizeof(a.buf)) == 0);
-			if (t == 1) {
-				ASSERT_EQ(a.ret, -1);
-				ASSERT_EQ(a.err, ESRCH);
-				continue;
-			}
-			ASSERT_EQ(a.ret, 0);
-			ASSERT_EQ(!!(INFO(&a)->mask & PIDFD_INFO_CGROUPID),
-				  (reqs[q] & PIDFD_INFO_CGROUPID) &&
-					  util_cgroup2_mount()[0]);
-			answers++;
-		}
-	ASSERT_EQ(answers, 15);
-	close(reaped);
-	util_kill_reap(child);
-}
-
-/*
  * Before 7.1 the native path learns whether a request asks for
  * PIDFD_INFO_SUPPORTED_MASK from the kernel's compare with the last
  * request read, or else by copying it (src/get_info.c): whatever the call

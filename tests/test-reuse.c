@@ -366,11 +366,6 @@ struct mid_call {
 	struct pidfd_info info;
 	char text[1024];    /* what proc_open's file or proc_readlink said */
 	bool pid_read_before_reuse; /* an fdinfo open came before stop k */
-	/*
-	 * The emulated get_info reads the cgroup before its liveness check
-	 * where the call before asked for it, else after (src/get_info.c).
-	 */
-	bool cgroupid_expected;
 };
 
 static const uint64_t masks[] = {
@@ -405,13 +400,8 @@ static int install_filter(unsigned int sig_action)
 static void *mid_worker(void *arg)
 {
 	struct mid_call *c = arg;
-	struct pidfd_info prime = {
-		.mask = c->cgroupid_expected ? PIDFD_INFO_CGROUPID : 0,
-	};
 	int l;
 
-	/* The call before sets the order (src/get_info.c), with no stop. */
-	ASSERT_EQ(libpidfd_get_info(PIDFD_SELF, &prime, sizeof(prime)), 0);
 	l = install_filter(c->sig_action);
 
 	__atomic_store_n(&c->listener, l < 0 ? -2 : l, __ATOMIC_SEQ_CST);
@@ -478,12 +468,6 @@ static int supervise(struct mid_call *c, int k, struct util_gen *g,
 	return util_notif_serve(&c->listener, reuse_at_stop, &r);
 }
 
-/* Whether get_info takes the emulation: asked to, or the kernel lacks it. */
-static bool info_emulated(const struct mid_call *c)
-{
-	return c->emulated || !util_have_native_info();
-}
-
 /*
  * The one right answer once the process is reaped: ESRCH, or, where the
  * kernel keeps it (PIDFD_INFO_EXIT requested, native path), its exit
@@ -495,16 +479,6 @@ static bool reaped_answer(const struct mid_call *c)
 		return c->err == ESRCH;
 	if (c->what >= 4)
 		return false; /* the final check came after the reuse */
-	/*
-	 * The emulation, the cgroup not expected, writes what it has proven
-	 * before it resolves the cgroup (one system call fewer): a
-	 * reuse after that proof leaves the old process's answer, without
-	 * the cgroup id, never one about the new process.
-	 */
-	if (info_emulated(c) && !c->cgroupid_expected && c->ret == 0 &&
-	    (masks[c->what % 4] & PIDFD_INFO_CGROUPID))
-		return c->info.mask == (PIDFD_INFO_PID | PIDFD_INFO_CREDS) &&
-		       c->info.pid == MID_PID && c->info.ruid == UID_OLD;
 	/*
 	 * A pid read while its process was alive was the right answer at
 	 * that moment, as the kernel's own answer is: the number alone
@@ -584,23 +558,16 @@ static void mid_call_all(void)
 	close(self);
 	for (int em = 0; em < 2; em++)
 		for (size_t a = 0; a < 2; a++)
-			for (int what = 0; what < 6; what++)
-				for (int o = 0; o < 2; o++) {
-					struct mid_call c = {
-						.what = what, .emulated = em,
-						.sig_action = sig_actions[a],
-						.cgroupid_expected = o,
-					};
-					int n;
+			for (int what = 0; what < 6; what++) {
+				struct mid_call c = {
+					.what = what, .emulated = em,
+					.sig_action = sig_actions[a],
+				};
+				int n = mid_call_once(&c, -1);
 
-					/* The order is the emulated get_info's. */
-					if (o && (!info_emulated(&c) || what < 1 || what > 3))
-						continue;
-					n = mid_call_once(&c, -1);
-
-					for (int k = 0; k < n; k++, scenarios++)
-						mid_call_once(&c, k);
-				}
+				for (int k = 0; k < n; k++, scenarios++)
+					mid_call_once(&c, k);
+			}
 	printf("# %d calls with a reuse in their middle, none answered for the new process\n",
 	       scenarios);
 	ASSERT_TRUE(scenarios >= 16);

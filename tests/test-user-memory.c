@@ -10,7 +10,9 @@
  *    error path, natively and emulated;
  *  - a struct, siginfo or iovec array that another thread unmaps in the
  *    middle of the call (stopped at a system call by a seccomp user
- *    notification, so the order is fixed) gives EFAULT, never SIGSEGV;
+ *    notification, so the order is fixed) gives EFAULT, never SIGSEGV:
+ *    get_info's through libpidfd-compat.so, which stands in for the
+ *    kernel (the library itself takes valid pointers);
  *  - the same where a filter refuses process_vm_readv (the pipe fallback);
  *  - every copy works from a thread whose leader has exited.
  */
@@ -207,7 +209,7 @@ TEST(get_info_writes_only_the_callers_size)
 /* ------------------------------------------------------------------------
  * Unmapped in the middle of the call.
  */
-enum call { C_INFO_CHILD, C_INFO_SELF, C_INFO_SUPPORTED, C_SIGNAL, C_MADVISE };
+enum call { C_INFO, C_INFO_SUPPORTED, C_SIGNAL, C_MADVISE };
 
 struct race {
 	enum call call;
@@ -231,12 +233,11 @@ static void make_call(struct race *r)
 
 	errno = 0;
 	switch (r->call) {
-	case C_INFO_CHILD:
-	case C_INFO_SELF:
+	case C_INFO:
 	case C_INFO_SUPPORTED:
 		info->mask = r->call == C_INFO_SUPPORTED ?
 				     PIDFD_INFO_SUPPORTED_MASK : 0;
-		r->ret = libpidfd_get_info(r->pidfd, info, sizeof(*info));
+		r->ret = util_shim_get_info(r->pidfd, info, sizeof(*info));
 		break;
 	case C_SIGNAL:
 		memset(si, 0, sizeof(*si));
@@ -323,39 +324,44 @@ static void race(enum call call, long stop_at, long stop_at2, bool emulate,
 }
 
 /*
+ * get_info through libpidfd-compat.so, which stands in for the kernel (the
+ * library takes valid pointers): stopped at the system call that ends
+ * its work, the liveness check of the emulation or the ioctl, on the path
+ * the test's mode gives it.
+ */
+static void info_races(bool refuse_vm, int child)
+{
+	struct pidfd_info info = { .mask = 0 };
+	bool emulated = util_shim_emulated();
+	long stop = emulated ? SYS_pidfd_send_signal : SYS_ioctl;
+
+	ASSERT_EQ(util_shim_get_info(child, &info, sizeof(info)), 0);
+	race(C_INFO, stop, stop, emulated, refuse_vm, child, -EFAULT);
+	race(C_INFO_SUPPORTED, stop, stop, emulated, refuse_vm, child, -EFAULT);
+}
+
+/*
  * Each call once before any filter, so that its probes are cached; then
  * stopped where the emulation works after it has judged the memory: the
- * proof that the process is unreaped (its last step), getppid among the caller's own ids, the siginfo's
- * check or send, the first madvise (all iovecs are read before it: the
- * answer is the kernel's for the array as it was).
+ * siginfo's check or send, the first madvise (all iovecs are read before
+ * it: the answer is the kernel's for the array as it was).
  */
 static void races(bool refuse_vm)
 {
 	int child;
 	siginfo_t si = { .si_signo = 0 };
-	struct pidfd_info info = { .mask = 0 };
 	struct iovec iov = { NULL, 0 };
 
 	util_spawn(NULL, NULL, &child);
 	signal(SIGUSR1, SIG_IGN);
 	for (int e = 0; e < 2; e++) {
 		util_set_path(e);
-		ASSERT_EQ(libpidfd_get_info(PIDFD_SELF, &info, sizeof(info)), 0);
 		ASSERT_ERRNO(libpidfd_send_signal(PIDFD_SELF, SIGUSR1, &si, 0),
 			     EINVAL);
 		ASSERT_TRUE(libpidfd_process_madvise(PIDFD_SELF, &iov, 1,
 						     MADV_COLD, 0) >= 0);
 	}
-	race(C_INFO_CHILD, SYS_pidfd_send_signal, SYS_pidfd_send_signal, true,
-	     refuse_vm, child, -EFAULT);
-	race(C_INFO_SELF, SYS_getppid, SYS_getppid, true, refuse_vm, PIDFD_SELF,
-	     -EFAULT);
-	if (util_have_native_info()) {
-		race(C_INFO_CHILD, SYS_ioctl, SYS_ioctl, false, refuse_vm, child,
-		     -EFAULT);
-		race(C_INFO_SUPPORTED, SYS_ioctl, SYS_ioctl, false, refuse_vm,
-		     child, -EFAULT);
-	}
+	info_races(refuse_vm, child);
 	for (int e = 0; e < 2; e++)
 		race(C_SIGNAL, SYS_rt_tgsigqueueinfo, SYS_pidfd_send_signal, e,
 		     refuse_vm, 0, -EFAULT);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -228,6 +229,44 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 bool util_have_native_info(void)
 {
 	return lpfd_kernel_has(LPFD_FEAT_GET_INFO) > 0;
+}
+
+typedef int (*shim_ioctl_fn)(int, unsigned long, ...);
+
+static shim_ioctl_fn shim_ioctl(void)
+{
+	static shim_ioctl_fn f;
+	char path[4200];
+	ssize_t n;
+	void *h;
+
+	if (f)
+		return f;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 64);
+	ASSERT_TRUE(n > 0);
+	path[n] = '\0';
+	ASSERT_TRUE(strrchr(path, '/') != NULL);
+	strcpy(strrchr(path, '/'), "/../libpidfd-compat.so");
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_TRUE(h != NULL);
+	f = (shim_ioctl_fn)dlsym(h, "ioctl");
+	ASSERT_TRUE(f != NULL);
+	return f;
+}
+
+int util_shim_get_info(int fd, void *info, size_t size)
+{
+	unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, 11,
+				 size);
+
+	return shim_ioctl()(fd, cmd, info);
+}
+
+bool util_shim_emulated(void)
+{
+	const char *e = getenv("LIBPIDFD_EMULATE");
+
+	return (e && strcmp(e, "1") == 0) || !util_have_native_info();
 }
 
 const int util_self_values[3] = { PIDFD_SELF_THREAD, PIDFD_SELF_THREAD_GROUP,

@@ -119,6 +119,14 @@ void util_get_info(int fd, uint64_t mask, size_t size, bool emulate,
 		   struct util_res *r);
 bool util_have_native_info(void);
 /*
+ * ioctl(fd, PIDFD_GET_INFO of size bytes, info) through libpidfd-compat.so
+ * (dlopened from the build directory), as a preloaded program makes it:
+ * the shim takes the path LIBPIDFD_EMULATE gives (the test's mode).
+ */
+int util_shim_get_info(int fd, void *info, size_t size);
+/* Whether that path is the emulated one. */
+bool util_shim_emulated(void);
+/*
  * What the running kernel has, from the library's probe table (an enum
  * lpfd_feature), whatever LIBPIDFD_EMULATE says: tests expect what the
  * kernel has, never what a mode name suggests.
