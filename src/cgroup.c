@@ -264,7 +264,7 @@ static void cache_store(const struct cgroup2_mount *m)
 
 void lpfd_cgroup_reset(void)
 {
-	__atomic_store_n(&cache_seq, 0, __ATOMIC_RELAXED);
+	lpfd_seqcache_reset(&cache_seq, cache_data, CACHE_WORDS);
 }
 
 /*

@@ -4,7 +4,8 @@
  *
  * Native: the ioctl straight into the caller's struct, its size encoded in
  * the command as the kernel's extensible-struct rules want, then the
- * running kernel's layout and errno brought to the newest kernel's.
+ * running kernel's layout (src/info_layout.c) and errno brought to the
+ * newest kernel's.
  *
  * Emulated: the pid from /proc/thread-self/fdinfo, the rest from
  * /proc/<pid>, and last a check through the pidfd that the process is
@@ -19,107 +20,10 @@
 
 /* The largest size an ioctl command can carry (14 bits): above, E2BIG. */
 #define INFO_SIZE_MAX ((1UL << _IOC_SIZEBITS) - 1)
-#define OFF_SUPPORTED_V2 72 /* where 6.19 and 7.0 put supported_mask */
 
 static unsigned long info_cmd(size_t size)
 {
 	return _IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, 11, size);
-}
-
-static const struct {
-	uint64_t bit;
-	enum lpfd_feature feat;
-	bool emulated;
-} info_bits[] = {
-#define INFO_BIT(NAME, feat, emulated, last)                                   \
-	{ PIDFD_INFO_##NAME, LPFD_FEAT_##feat, emulated },
-	LPFD_INFO_BITS(INFO_BIT)
-#undef INFO_BIT
-};
-
-/*
- * The list and the header agree: each field of LPFD_INFO_FIELDS is where
- * the list says, within the first layout it names, and the fields fill the
- * struct, so that a field added to the struct does not compile without
- * its line.
- */
-#define INFO_FIELD_SIZE(field) sizeof(((struct libpidfd_info *)0)->field)
-#define INFO_FIELD_AT(field, offset, since, bit, column)                       \
-	_Static_assert(offsetof(struct libpidfd_info, field) == (offset) &&       \
-		       (offset) + INFO_FIELD_SIZE(field) <= (since) &&         \
-		       (since) <= sizeof(struct libpidfd_info),                   \
-		       "LPFD_INFO_FIELDS: " #field " is not where it says");
-LPFD_INFO_FIELDS(INFO_FIELD_AT)
-#define INFO_FIELD_SUM(field, offset, since, bit, column)                      \
-	+ INFO_FIELD_SIZE(field)
-_Static_assert(0 LPFD_INFO_FIELDS(INFO_FIELD_SUM) == sizeof(struct libpidfd_info),
-	       "struct libpidfd_info has a field LPFD_INFO_FIELDS lacks");
-
-/*
- * What libpidfd_get_info() can return on this kernel, by the path it
- * takes: the emulation's bits (COREDUMP: the caller's own), or those of
- * the features the kernel has.
- */
-uint64_t lpfd_info_supported_mask(void)
-{
-	bool native = lpfd_surely_native(LPFD_FEAT_GET_INFO);
-	uint64_t m = 0;
-
-	for (size_t i = 0; i < lpfd_array_size(info_bits); i++)
-		if (native ? lpfd_surely_has(info_bits[i].feat) :
-			     info_bits[i].emulated)
-			m |= info_bits[i].bit;
-	return m;
-}
-
-static void put_supported(struct libpidfd_info *info, size_t size)
-{
-	info->mask |= PIDFD_INFO_SUPPORTED_MASK;
-	if (size >= PIDFD_INFO_SIZE_VER3)
-		info->supported_mask = lpfd_info_supported_mask();
-}
-
-/*
- * The size of the kernel's struct libpidfd_info, as far as the layout matters,
- * from its answer (in a struct of the newest size) to a request for
- * PIDFD_INFO_SUPPORTED_MASK: 7.1 puts the mask at 80, 6.19 and 7.0 at 72,
- * older kernels nowhere (72 then stands for their 64 and 72).
- */
-size_t lpfd_info_kernel_size(const struct libpidfd_info *answer)
-{
-	if (!(answer->mask & PIDFD_INFO_SUPPORTED_MASK))
-		return PIDFD_INFO_SIZE_VER1;
-	return answer->supported_mask ? PIDFD_INFO_SIZE_VER3 :
-					PIDFD_INFO_SIZE_VER2;
-}
-
-/*
- * Bring what a kernel with a ksize-byte struct wrote to the newest layout:
- * 6.19 and 7.0 (80 bytes) put supported_mask at 72, where 7.1 has
- * coredump_code; kernels before 6.19 have no supported_mask, which the
- * library then supplies. size is the caller's struct size.
- */
-void lpfd_info_to_newest(struct libpidfd_info *info, size_t size, uint64_t req,
-			   size_t ksize)
-{
-	uint64_t v;
-
-	if (!(info->mask & PIDFD_INFO_SUPPORTED_MASK)) {
-		if (req & PIDFD_INFO_SUPPORTED_MASK)
-			put_supported(info, size);
-		return;
-	}
-	if (ksize != PIDFD_INFO_SIZE_VER2 || size <= OFF_SUPPORTED_V2)
-		return;
-	if (size < PIDFD_INFO_SIZE_VER2) {
-		/* Only part of the moved field reached the caller: drop it. */
-		memset((char *)info + OFF_SUPPORTED_V2, 0, size - OFF_SUPPORTED_V2);
-		return;
-	}
-	memcpy(&v, (char *)info + OFF_SUPPORTED_V2, sizeof(v));
-	memset((char *)info + OFF_SUPPORTED_V2, 0, sizeof(v));
-	if (size >= PIDFD_INFO_SIZE_VER3)
-		info->supported_mask = v;
 }
 
 /*
@@ -173,20 +77,6 @@ static int get_info_native(const struct lpfd_route *t,
 	return err;
 }
 
-static uint32_t coredump_mask_of_dumpable(int dumpable)
-{
-	switch (dumpable) {
-	case 0:
-		return PIDFD_COREDUMP_SKIP;
-	case 1:
-		return PIDFD_COREDUMP_USER;
-	case 2:
-		return PIDFD_COREDUMP_ROOT;
-	default:
-		return 0;
-	}
-}
-
 /*
  * Whether a process may dump core is a property of its memory, which only
  * its own threads can ask about (PR_GET_DUMPABLE); for any other process
@@ -194,14 +84,17 @@ static uint32_t coredump_mask_of_dumpable(int dumpable)
  */
 static void emulate_coredump(struct libpidfd_info *k, bool own_process)
 {
+	static const uint32_t by_dumpable[] = {
+		PIDFD_COREDUMP_SKIP, PIDFD_COREDUMP_USER, PIDFD_COREDUMP_ROOT,
+	};
 	int d;
 
 	if (!own_process)
 		return;
 	d = lpfd_sys_prctl(PR_GET_DUMPABLE, 0);
-	if (d < 0)
+	if (d < 0 || d >= (int)lpfd_array_size(by_dumpable))
 		return;
-	k->coredump_mask = coredump_mask_of_dumpable(d);
+	k->coredump_mask = by_dumpable[d];
 	k->mask |= PIDFD_INFO_COREDUMP;
 }
 
@@ -313,23 +206,16 @@ static bool read_cgroupid(struct emulated *e, uint64_t *id)
 	return lpfd_read_cgroupid(&e->p, file, id) == 0;
 }
 
-static void put_cgroupid(struct libpidfd_info *k, uint64_t id)
-{
-	k->cgroupid = id;
-	k->mask |= PIDFD_INFO_CGROUPID;
-}
-
 /*
  * The caller itself: ids from system calls, and so are the credentials
  * where the calling thread is the one asked about (PIDFD_SELF_THREAD, or
  * the leader asking about its process); a process asked about from
  * another thread has its leader's, from /proc.
  */
-static int self_base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
+static int self_base(struct emulated *e, struct libpidfd_info *k)
 {
 	bool thread = e->t->kind == LPFD_ROUTE_SELF_THREAD;
 	pid_t ppid = lpfd_sys_getppid(); /* 0 is an answer; < 0 a refusal */
-	uint64_t id;
 	int r = 0;
 
 	if (ppid < 0)
@@ -351,8 +237,6 @@ static int self_base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
 		r = status_file_creds(&e->p, k->pid == (uint32_t)e->tid ?
 			"thread-self/status" : "self/status", k);
 	}
-	if (r == 0 && (req & PIDFD_INFO_CGROUPID) && read_cgroupid(e, &id))
-		put_cgroupid(k, id);
 	return r;
 }
 
@@ -379,31 +263,49 @@ static int status_answer(struct emulated *e, struct libpidfd_info *k)
 }
 
 /*
- * Another process, its /proc open and its pid read from the fdinfo: the
- * status, the cgroup where asked, and last the check that the process is
- * still unreaped.
+ * The ids and credentials: the caller's own, or another process's, its
+ * /proc open and its pid read from the fdinfo.
  */
-static int pidfd_base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
+static int base(struct emulated *e, struct libpidfd_info *k)
 {
-	uint64_t id;
-	int r;
-
+	if (lpfd_route_is_self(e->t))
+		return self_base(e, k);
 	if (e->pid == 0)
 		return -EREMOTE;
 	if (e->pid < 0)
 		return -ESRCH; /* reaped: only the kernel kept the exit status */
-	r = status_answer(e, k);
-	if (r < 0)
-		return r;
-	if ((req & PIDFD_INFO_CGROUPID) && read_cgroupid(e, &id))
-		put_cgroupid(k, id);
-	return unreaped_or_esrch(e);
+	return status_answer(e, k);
 }
 
-static int base(struct emulated *e, uint64_t req, struct libpidfd_info *k)
+/*
+ * The answer: the base, the cgroup where asked and, for another process,
+ * last the check that it is still unreaped, which proves all it read.
+ */
+static int answer(struct emulated *e, uint64_t req, struct libpidfd_info *k)
 {
-	return lpfd_route_is_self(e->t) ? self_base(e, req, k) :
-					  pidfd_base(e, req, k);
+	uint64_t id;
+	int r = base(e, k);
+
+	if (r < 0)
+		return r;
+	if ((req & PIDFD_INFO_CGROUPID) && read_cgroupid(e, &id)) {
+		k->cgroupid = id;
+		k->mask |= PIDFD_INFO_CGROUPID;
+	}
+	if (!lpfd_route_is_self(e->t) && (r = unreaped_or_esrch(e)) < 0)
+		return r;
+	if (req & PIDFD_INFO_COREDUMP)
+		emulate_coredump(k, k->tgid == (uint32_t)e->tgid);
+	if (req & PIDFD_INFO_SUPPORTED_MASK) {
+		lpfd_info_put_supported(k, sizeof(*k));
+		/*
+		 * It claims what this call can answer, nothing more: only a
+		 * process's own threads can tell whether it would dump core.
+		 */
+		if (k->tgid != (uint32_t)e->tgid)
+			k->supported_mask &= ~(uint64_t)PIDFD_INFO_COREDUMP;
+	}
+	return 0;
 }
 
 /* What the kernel writes: the answer, then zeroes up to the caller's size. */
@@ -418,9 +320,8 @@ static void copy_answer(struct libpidfd_info *info, size_t size,
 }
 
 /*
- * The answer is made on the stack, the /proc files read and proven first
- * (base()), and copied to the caller only on success, as the kernel's
- * copy_struct_to_user() does.
+ * The answer is made on the stack and copied to the caller only on
+ * success, as the kernel's copy_struct_to_user() does.
  */
 static int get_info_emulated(const struct lpfd_route *t,
 			     struct libpidfd_info *info, size_t size)
@@ -445,24 +346,12 @@ static int get_info_emulated(const struct lpfd_route *t,
 			return r;
 		e.proc_open = true;
 	}
-	r = base(&e, req, &k);
+	r = answer(&e, req, &k);
 	if (e.proc_open)
 		lpfd_proc_close(&e.p);
-	if (r < 0)
-		return r;
-	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(&k, k.tgid == (uint32_t)e.tgid);
-	if (req & PIDFD_INFO_SUPPORTED_MASK) {
-		put_supported(&k, sizeof(k));
-		/*
-		 * It claims what this call can answer, nothing more: only a
-		 * process's own threads can tell whether it would dump core.
-		 */
-		if (k.tgid != (uint32_t)e.tgid)
-			k.supported_mask &= ~(uint64_t)PIDFD_INFO_COREDUMP;
-	}
-	copy_answer(info, size, &k);
-	return 0;
+	if (r == 0)
+		copy_answer(info, size, &k);
+	return r;
 }
 
 /*

@@ -302,6 +302,8 @@ void lpfd_info_to_newest(struct libpidfd_info *info, size_t size, uint64_t req,
 size_t lpfd_info_kernel_size(const struct libpidfd_info *answer);
 /* The PIDFD_INFO_* bits libpidfd_get_info() can return on this kernel. */
 uint64_t lpfd_info_supported_mask(void);
+/* Set PIDFD_INFO_SUPPORTED_MASK and, where size holds it, supported_mask. */
+void lpfd_info_put_supported(struct libpidfd_info *info, size_t size);
 
 /* ------------------------------------------------------------------------
  * Global state (src/state.c lists all of it, with why each is safe).
@@ -311,6 +313,8 @@ bool lpfd_seqcache_load(const unsigned int *seq, const uint64_t *words,
 			uint64_t *out, size_t n);
 void lpfd_seqcache_store(unsigned int *seq, uint64_t *words,
 			 const uint64_t *in, size_t n);
+/* Empty again, the words zeroed: tests only. */
+void lpfd_seqcache_reset(unsigned int *seq, uint64_t *words, size_t n);
 /* Back to the state at load, every cache and flag: tests only. */
 void lpfd_state_reset(void);
 void lpfd_probe_reset(void);

@@ -343,6 +343,38 @@ int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
 	return done == n;
 }
 
+/* A chunk's state while its lines are handed out. */
+struct line_reader {
+	char *buf;
+	size_t size, have;
+	bool skipping; /* in a line longer than the chunk */
+	int (*fn)(char *line, size_t len, void *ctx);
+	void *ctx;
+};
+
+/* Hand out the whole lines of buf[0, have), keeping the rest: fn's stop. */
+static int whole_lines(struct line_reader *l)
+{
+	char *s = l->buf, *nl;
+	int r = 0;
+
+	while ((nl = memchr(s, '\n', l->have - (size_t)(s - l->buf)))) {
+		if (!l->skipping)
+			r = l->fn(s, (size_t)(nl - s), l->ctx);
+		l->skipping = false;
+		s = nl + 1;
+		if (r)
+			return r;
+	}
+	l->have -= (size_t)(s - l->buf);
+	memmove(l->buf, s, l->have);
+	if (l->have == l->size) {
+		l->skipping = true;
+		l->have = 0;
+	}
+	return 0;
+}
+
 /*
  * Call fn on each whole line of a /proc file of any length, read in chunks. A
  * line longer than the chunk is skipped. fn returns 0 to go on, anything
@@ -353,46 +385,26 @@ int lpfd_proc_for_each_line(struct lpfd_proc *p, const char *path,
 			      int (*fn)(char *line, size_t len, void *ctx),
 			      void *ctx)
 {
-	size_t have = 0;
-	bool skipping = false;
-	int fd, r = 0;
+	struct line_reader l = { buf, size, 0, false, fn, ctx };
+	int fd = proc_resolve(p, path, O_RDONLY), r = 0;
 	ssize_t n;
 
-	fd = proc_resolve(p, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
-	for (;;) {
-		char *s = buf, *nl;
-
-		n = lpfd_sys_read(fd, buf + have, size - have);
+	while (r == 0) {
+		n = lpfd_sys_read(fd, buf + l.have, size - l.have);
 		if (n == -EINTR)
 			continue;
-		if (n < 0) {
-			r = (int)n;
+		if (n <= 0) {
+			if (n < 0)
+				r = (int)n;
+			else if (l.have && !l.skipping)
+				r = fn(buf, l.have, ctx);
 			break;
 		}
-		if (n == 0) {
-			if (have && !skipping)
-				r = fn(buf, have, ctx);
-			break;
-		}
-		have += (size_t)n;
-		while ((nl = memchr(s, '\n', have - (size_t)(s - buf)))) {
-			if (!skipping)
-				r = fn(s, (size_t)(nl - s), ctx);
-			skipping = false;
-			s = nl + 1;
-			if (r)
-				goto out;
-		}
-		have -= (size_t)(s - buf);
-		memmove(buf, s, have);
-		if (have == size) {
-			skipping = true;
-			have = 0;
-		}
+		l.have += (size_t)n;
+		r = whole_lines(&l);
 	}
-out:
 	lpfd_sys_close(fd);
 	return r;
 }
@@ -640,7 +652,7 @@ void lpfd_proc_reset(void)
 {
 	__atomic_store_n(&init_ns_refused, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&no_unique_mount_ids, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&proof_seq, 0, __ATOMIC_RELAXED);
+	lpfd_seqcache_reset(&proof_seq, proof_words, 2);
 }
 
 /*

@@ -93,18 +93,17 @@ static bool beyond_stack(const struct iovec *v, size_t n, uintptr_t stack)
 }
 
 /*
- * vector_madvise() on oneself, over iovecs read a chunk at a time: the
- * first pass totals them (and judges them, in import_iovec()'s order), the
- * second advises. An array of at most IOV_CHUNK is read once for both.
+ * The first pass of vector_madvise() on oneself: the iovecs, read a chunk
+ * at a time into v, totalled and judged in import_iovec()'s order. v keeps
+ * the last chunk: an array of at most IOV_CHUNK is read once for both.
  */
-static ssize_t madvise_self(pid_t tid, const struct iovec *iov, size_t vlen,
-			    int advice)
+static ssize_t total_iovecs(pid_t tid, const struct iovec *iov, size_t vlen,
+			    int advice, struct iovec *v)
 {
-	size_t limit = max_rw_count(), total = 0, done = 0;
+	size_t limit = max_rw_count(), total = 0;
 	uintptr_t stack = (uintptr_t)__builtin_frame_address(0);
-	struct iovec v[IOV_CHUNK];
 	bool beyond = false;
-	long r = 0;
+	long r;
 
 	for (size_t c = 0; c < vlen; c += IOV_CHUNK) {
 		size_t n = vlen - c < IOV_CHUNK ? vlen - c : IOV_CHUNK;
@@ -119,10 +118,19 @@ static ssize_t madvise_self(pid_t tid, const struct iovec *iov, size_t vlen,
 	}
 	if (beyond && (r = kernel_check_iovecs(iov, vlen, advice)) < 0)
 		return r;
-	/* Nothing to do: the advice is still judged (unknown_advice()). */
-	if (!total)
-		return lpfd_sys_madvise(NULL, 0, advice);
-	total = 0;
+	return (ssize_t)total;
+}
+
+/* vector_madvise() on oneself: totalled first, then advised in order. */
+static ssize_t madvise_self(pid_t tid, const struct iovec *iov, size_t vlen,
+			    int advice)
+{
+	size_t limit = max_rw_count(), total = 0, done = 0;
+	struct iovec v[IOV_CHUNK];
+	long r = total_iovecs(tid, iov, vlen, advice, v);
+
+	if (r <= 0) /* nothing to do: the advice is still judged */
+		return r < 0 ? r : lpfd_sys_madvise(NULL, 0, advice);
 	for (size_t i = 0; i < vlen && total < limit; i++) {
 		size_t len;
 

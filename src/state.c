@@ -15,9 +15,9 @@
  *     kernel has no unique mount ids" (no_unique_mount_ids). Words that
  *     only ever go from 0 to 1; each makes the library take a slower path
  *     that is as sound, so a stale 1 costs time, never correctness.
- *  4. The remembered proof that /proc is ours (src/proc.c: proof_seq and
- *     its words) and the cgroup2 mount (src/cgroup.c: cache_seq and its
- *     words). Seqlocks whose writer never waits (below): a reader sees a
+ *  4. The remembered proof that /proc is ours (src/proc.c: proof_seq,
+ *     proof_words) and the cgroup2 mount (src/cgroup.c: cache_seq,
+ *     cache_data). Seqlocks whose writer never waits (below): a reader sees a
  *     whole, stable copy or none; each copy is checked against what it
  *     names in the call that uses it (the arguments are in proc.c and
  *     cgroup.c, and in docs/architecture.md).
@@ -27,7 +27,9 @@
  *  6. The shim's dlsym() results (compat/libpidfd-compat.c). Pointer words
  *     with relaxed atomics: whoever looks them up stores the same value.
  *
- * lpfd_state_reset() returns 1 to 5 to their state at load, for tests.
+ * lpfd_state_reset() returns 1 to 5 to their state at load, for tests;
+ * tests/static.sh fails where a writable object of the library is not
+ * named here or not set again by the reset of its own file.
  */
 #include "internal.h"
 
@@ -64,6 +66,13 @@ void lpfd_seqcache_store(unsigned int *seq, uint64_t *words,
 	for (size_t i = 0; i < n; i++)
 		__atomic_store_n(&words[i], in[i], __ATOMIC_RELAXED);
 	__atomic_store_n(seq, s + 2, __ATOMIC_RELEASE);
+}
+
+void lpfd_seqcache_reset(unsigned int *seq, uint64_t *words, size_t n)
+{
+	__atomic_store_n(seq, 0, __ATOMIC_RELAXED);
+	for (size_t i = 0; i < n; i++)
+		__atomic_store_n(&words[i], 0, __ATOMIC_RELAXED);
 }
 
 void lpfd_state_reset(void)
