@@ -321,6 +321,58 @@ else
 	result $r "reuse lint: every file's copyright and license (REUSE 3.3)"
 fi
 
+# Functions short: none in src/ or compat/ over 40 lines between its
+# opening and closing braces (each at the start of a line, as the house
+# style puts them).
+function_lengths() {
+	awk '/^\{$/ { start = FNR; name = prev; next }
+	     /^\}/ && start { if (FNR - start - 1 > 40) { print "# " FILENAME ":" start ": " FNR - start - 1 " lines: " name; bad = 1 } start = 0 }
+	     /^[A-Za-z_].*\(/ { prev = $0 }
+	     END { exit bad }' "$here"/src/*.c "$here"/compat/*.c
+}
+function_lengths
+result $? "no function in src/ or compat/ over 40 lines"
+
+# The library's state, all of it: every writable object of libpidfd.a
+# (.data, .bss, thread-local; objdump, as nm shows them) is named in
+# src/state.c, which says why it is safe, and set again by the reset
+# function of its own file (lpfd_<x>_reset), which lpfd_state_reset()
+# calls. A function's static (name.N) cannot be reset: it fails here.
+writable_objects() {
+	objdump -t "$build/libpidfd.a" | awk '
+		/file format/ { obj = $1; sub(/:$/, "", obj) }
+		/ O \.(data|bss|tdata|tbss)/ && !/\.data\.rel\.ro/ { print obj, $NF }'
+}
+reset_function_of() { # source file, name: the lpfd_*_reset() naming it
+	awk -v n="$2" '
+		/^void lpfd_[a-z_]*_reset\(void\)$/ { f = $2; sub(/\(.*/, "", f); inside = 1; next }
+		inside && /^}/ { inside = 0 }
+		inside { line = $0; gsub(/[^A-Za-z0-9_]/, " ", line); if ((" " line " ") ~ (" " n " ")) { print f; exit } }' "$1"
+}
+state_documented() {
+	r=0
+	objects=$(writable_objects)
+	[ -n "$objects" ] || { echo "# no writable object found in $build/libpidfd.a"; return 1; }
+	calls=$(sed -n '/^void lpfd_state_reset(void)$/,/^}/p' "$here/src/state.c")
+	while read -r obj name; do
+		src=$(ls "$here/src/${obj%.o}.c" "$here/lib/${obj%.o}.c" 2>/dev/null | head -n 1)
+		grep -qw -- "$name" "$here/src/state.c" ||
+			{ echo "# $name ($obj): not documented in src/state.c"; r=1; }
+		fn=$(reset_function_of "$src" "$name")
+		if [ -z "$fn" ]; then
+			echo "# $name ($obj): no lpfd_*_reset() in ${src#"$here"/} sets it"; r=1
+		elif ! echo "$calls" | grep -qw "$fn"; then
+			echo "# $name: lpfd_state_reset() does not call $fn()"; r=1
+		fi
+	done <<-EOF
+	$objects
+	EOF
+	echo "# $(echo "$objects" | wc -l) writable objects"
+	return $r
+}
+state_documented
+result $? "every writable object of libpidfd.a is documented and reset in src/state.c"
+
 # The package: install into a scratch DESTDIR, build and run a user's program.
 out=$(MAKE="${MAKE:-make}" "$here/tests/install-check.sh" "$build" 2>&1)
 r=$?
