@@ -98,6 +98,9 @@ CFLAGS     ?= -O2 -g
 # -Werror only when asked (CI sets WERROR=1): a new compiler's new warning
 # must not break a user's or a distribution's build.
 WARN       := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+# The library, the shim and the tool (src/, lib/, compat/, cli/) build
+# with these too, at zero warnings; tests, examples and bench with WARN.
+STRICT_WARN := -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wcast-qual -Wundef
 # 64-bit file offsets and inode numbers on 32-bit targets, as the
 # distributions build: without them readdir() and stat() fail with
 # EOVERFLOW on a file system of 64-bit inode numbers (9p, XFS). The
@@ -156,11 +159,11 @@ lib: $(LIB_SO) $(O)/libpidfd.so.$(SOVERSION) $(O)/libpidfd.so $(LIB_A) \
 
 $(O)/src/%.o: src/%.c src/*.h lib/*.h include/libpidfd.h include/internal/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LIB_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(STRICT_WARN) $(LIB_CFLAGS) -c -o $@ $<
 
 $(O)/lib/%.o: lib/%.c lib/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LIB_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(STRICT_WARN) $(LIB_CFLAGS) -c -o $@ $<
 
 $(UTIL_A): $(UTIL_OBJS)
 	rm -f $@
@@ -202,7 +205,7 @@ compat: $(COMPAT_SO)
 
 $(COMPAT_SO): $(COMPAT_SRCS) compat/libpidfd-compat.map $(LIB_OBJS) $(UTIL_A) \
 		src/*.h include/libpidfd.h
-	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) $(LIB_CFLAGS) -shared \
+	$(CC) $(CPPFLAGS_ALL) -Isrc $(CFLAGS_ALL) $(STRICT_WARN) $(LIB_CFLAGS) -shared \
 		-Wl,--version-script=compat/libpidfd-compat.map -Wl,-z,defs \
 		-Wl,--wrap=syscall -o $@ $(COMPAT_SRCS) $(LIB_OBJS) $(UTIL_A) -ldl \
 		$(LDFLAGS)
@@ -222,8 +225,8 @@ cli: $(CLI) $(CLI_INSTALLED)
 # loader looks. tests/install-check.sh builds it with pkg-config against
 # an installed library.
 CLI_LIBDEP = $(if $(filter -static,$(LDFLAGS)),$(LIB_A),$(O)/libpidfd.so)
-CLI_LINK = $(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $(CLI_SRCS) $(UTIL_A) \
-	-L$(O) -lpidfd
+CLI_LINK = $(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(STRICT_WARN) -o $@ \
+	$(CLI_SRCS) $(UTIL_A) -L$(O) -lpidfd
 $(CLI) $(CLI_INSTALLED): $(CLI_SRCS) $(wildcard cli/*.h) lib/*.h \
 		include/internal/*.h include/libpidfd.h $(UTIL_A) $(CLI_LIBDEP)
 	@mkdir -p $(dir $@)

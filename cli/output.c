@@ -201,7 +201,7 @@ static void print_cell(FILE *f, const char *s, size_t w, size_t width,
  * One line of the table; on a terminal (max_width) still wider than it
  * once ARGS is narrowed (-o all), cut at its width, as ps cuts its lines.
  */
-static void print_line(FILE *f, struct table *t, char **cells,
+static void print_line(FILE *f, struct table *t, const char *const *cells,
 		       const size_t *cw, const size_t *width, bool raw)
 {
 	bool cut = t->max_width && !raw;
@@ -245,10 +245,11 @@ void table_print(FILE *f, struct table *t, bool headings, bool raw)
 
 		for (size_t c = 0; c < t->ncols; c++)
 			hw[c] = strlen(t->names[c]);
-		print_line(f, t, (char **)t->names, hw, width, raw);
+		print_line(f, t, t->names, hw, width, raw);
 	}
 	for (size_t r = 0; r < t->nrows; r++)
-		print_line(f, t, t->rows[r], cw + r * t->ncols, width, raw);
+		print_line(f, t, (const char *const *)t->rows[r], cw + r * t->ncols,
+			   width, raw);
 	free(width);
 	free(cw);
 }

@@ -381,8 +381,13 @@ COMPAT_API int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 }
 
 /* ------------------------------------------------------------------------
- * The pidfd calls: the library is the whole answer.
+ * The pidfd calls: the library is the whole answer. Declared here, as
+ * libc's headers do only from glibc 2.36 on.
  */
+COMPAT_API int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
+				 unsigned int flags);
+COMPAT_API int pidfd_getfd(int pidfd, int targetfd, unsigned int flags);
+COMPAT_API int pidfd_open(pid_t pid, unsigned int flags);
 COMPAT_API int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 				 unsigned int flags)
 {

@@ -137,7 +137,7 @@ static int copy(pid_t tid, void *dst, const struct iovec *src, int nsrc)
 
 int lpfd_user_read(pid_t tid, void *dst, const void *src, size_t n)
 {
-	struct iovec from = { (void *)src, n };
+	struct iovec from = { (void *)(uintptr_t)src, n };
 
 	if ((uintptr_t)src + n < (uintptr_t)src)
 		return -EFAULT; /* wraps around: no such memory */
@@ -152,7 +152,7 @@ static int zero_pieces(struct iovec *v, int have, size_t *tail)
 	for (; *tail && n < MAX_SRC; n++) {
 		size_t z = *tail < sizeof(zeroes) ? *tail : sizeof(zeroes);
 
-		v[n] = (struct iovec){ (void *)zeroes, z };
+		v[n] = (struct iovec){ (void *)(uintptr_t)zeroes, z };
 		*tail -= z;
 	}
 	return n;
@@ -161,7 +161,9 @@ static int zero_pieces(struct iovec *v, int have, size_t *tail)
 int lpfd_user_write(pid_t tid, void *dst, size_t size, const void *src,
 		    size_t n)
 {
-	struct iovec from[MAX_SRC] = { { (void *)src, n < size ? n : size } };
+	struct iovec from[MAX_SRC] = {
+		{ (void *)(uintptr_t)src, n < size ? n : size }
+	};
 	size_t tail = size > n ? size - n : 0;
 	char *d = dst;
 	int nsrc, r;
