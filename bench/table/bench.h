@@ -85,8 +85,6 @@ extern struct row rows[MAX_ROWS];
 extern int nrows;
 extern int r_empty, r_floor;
 extern bool g_have_ioctl; /* the kernel has PIDFD_GET_INFO */
-/* Before 7.1 (the newest layout) the native path reads the request. */
-extern bool g_request_checked;
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 int sys_pidfd_open(pid_t pid, unsigned int flags);
 void open_self(void);
@@ -101,7 +99,6 @@ double run_batch(struct row *r, unsigned n);
 double batch_ns(void);
 int cmp_double(const void *a, const void *b);
 void measure_all(void);
-double paired_ratio(struct row *a, struct row *b);
 
 /* syscalls.c */
 void count_all(void);
@@ -113,8 +110,7 @@ void print_table(void);
 double ratio(int a, int b);
 void target(const char *what, int a, int b, double limit);
 void target_faster(const char *what, int a, int b, double times);
-void target_calls(const char *what, int a, int b);
-void target_calls_plus(const char *what, int a, int b, int more);
+void info_calls(const char *what, int a, int b);
 void info_value(const char *what, double x);
 void info_ratio(const char *what, int a, int b);
 
@@ -123,7 +119,6 @@ extern const char *const cg_name[2];
 extern int r_ioctl[T_COUNT][2], r_native[T_COUNT][2], r_emul[T_COUNT][2];
 extern int r_snative[2], r_semul[2];
 void add_get_info_rows(void);
-void measure_pairs(void);
 void print_native_targets(void);
 void print_emulated_targets(void);
 
@@ -134,8 +129,6 @@ extern enum proof g_proof; /* the cheapest one allowed here */
 extern char g_cgroup_dir[512];
 int op_floor_info(const struct row *r);
 int op_sound_floor(const struct row *r);
-int op_sound_floor_merged(const struct row *r);
-int op_sound_floor_checked(const struct row *r);
 /* A copy by the kernel, process_vm_readv on oneself, as the library makes. */
 void copy_by_kernel(void *dst, const void *src, size_t n);
 void find_proofs(void);

@@ -51,8 +51,8 @@ static long raw_readlink(int dirfd, const char *path, char *buf, size_t size)
 	return n;
 }
 
-/* Read a file; closed, or left open in *keep for the caller to close. */
-static int raw_read_keep(int dirfd, const char *path, size_t size, int *keep)
+/* Read a file, then close it. */
+static int raw_read(int dirfd, const char *path, size_t size)
 {
 	char buf[1024];
 	int fd = raw_open(dirfd, path);
@@ -61,16 +61,8 @@ static int raw_read_keep(int dirfd, const char *path, size_t size, int *keep)
 	if (fd < 0)
 		return -1;
 	n = syscall(SYS_read, fd, buf, size < sizeof(buf) ? size : sizeof(buf));
-	if (keep)
-		*keep = fd;
-	else
-		syscall(SYS_close, fd);
+	syscall(SYS_close, fd);
 	return n > 0 ? 0 : -1;
-}
-
-static int raw_read(int dirfd, const char *path, size_t size)
-{
-	return raw_read_keep(dirfd, path, size, NULL);
 }
 
 static int cgroup_handle_flags(void *mnt_id, int flags)
@@ -99,30 +91,24 @@ bool handle_names_unique_mount(void)
 	return cgroup_handle_flags(&mnt, AT_HANDLE_MNT_ID_UNIQUE) == 0;
 }
 
-/*
- * fdinfo, status, signal 0 (and the cgroup file and its handle); the last
- * file read is closed, or left open in *keep.
- */
-static int floor_reads(int dirfd, const struct row *r, bool rel, int *keep)
+/* fdinfo, status, signal 0 (and the cgroup file and its handle). */
+static int floor_reads(int dirfd, const struct row *r, bool rel)
 {
 	bool cg = r->mask & PIDFD_INFO_CGROUPID;
 	int t = r->t;
 
 	if (raw_read(dirfd, rel ? g_fdinfo_rel[t] : g_fdinfo_abs[t], 511) < 0 ||
-	    raw_read_keep(dirfd, rel ? g_status_rel[t] : g_status_abs[t], 511,
-			  cg ? NULL : keep) < 0)
+	    raw_read(dirfd, rel ? g_status_rel[t] : g_status_abs[t], 511) < 0)
 		return -1;
-	if (cg) {
-		if (raw_read_keep(dirfd, rel ? g_cgroup_rel[t] : g_cgroup_abs[t],
-				  1023, keep) < 0 || raw_cgroup_handle() < 0)
-			return -1;
-	}
+	if (cg && (raw_read(dirfd, rel ? g_cgroup_rel[t] : g_cgroup_abs[t],
+			    1023) < 0 || raw_cgroup_handle() < 0))
+		return -1;
 	return (int)syscall(SYS_pidfd_send_signal, g_fd[t], 0, NULL, 0);
 }
 
 int op_floor_info(const struct row *r)
 {
-	return floor_reads(AT_FDCWD, r, false, NULL);
+	return floor_reads(AT_FDCWD, r, false);
 }
 
 /*
@@ -227,27 +213,25 @@ static int cgroup_ns_known(int dir)
 }
 
 /*
- * The sound floor; merged, with the saving the library makes where the
- * kernel has close_range(2) (5.9): the last file and the /proc directory,
- * neighbours, closed in one call. The plain floors close each descriptor,
- * as the issue's floor does; the merged row tells what the library is
- * against a floor that makes the same saving.
+ * The sound floor: what a race-free answer cannot skip, each descriptor
+ * closed. With the cgroup id, the cgroup file is read and its path
+ * resolved twice, which soundness needs (src/cgroup.c says why).
  */
-static int sound_floor(const struct row *r, bool merged)
+int op_sound_floor(const struct row *r)
 {
-	int dir = open_proc_dir(g_proof != PR_REMEMBERED), last = -1, ret;
+	bool cg = r->mask & PIDFD_INFO_CGROUPID;
+	int dir = open_proc_dir(g_proof != PR_REMEMBERED), ret;
 
 	if (dir < 0)
 		return -1;
 	ret = proof_fn[g_proof](dir);
-	if (ret == 0 && (r->mask & PIDFD_INFO_CGROUPID))
+	if (ret == 0 && cg)
 		ret = cgroup_ns_known(dir);
 	if (ret == 0)
-		ret = floor_reads(dir, r, true, merged ? &last : NULL);
-	if (last == dir + 1 && syscall(SYS_close_range, dir, last, 0) == 0)
-		return ret;
-	if (last >= 0)
-		syscall(SYS_close, last);
+		ret = floor_reads(dir, r, true);
+	if (ret == 0 && cg &&
+	    (raw_read(dir, g_cgroup_rel[r->t], 1023) < 0 || raw_cgroup_handle() < 0))
+		ret = -1;
 	syscall(SYS_close, dir);
 	return ret;
 }
@@ -262,16 +246,6 @@ int sound_proc_dir(void)
 		return -1;
 	}
 	return dir;
-}
-
-int op_sound_floor(const struct row *r)
-{
-	return sound_floor(r, false);
-}
-
-int op_sound_floor_merged(const struct row *r)
-{
-	return sound_floor(r, true);
 }
 
 /*
@@ -289,27 +263,6 @@ static void copy_on(pid_t tid, void *dst, const void *src, size_t n)
 void copy_by_kernel(void *dst, const void *src, size_t n)
 {
 	copy_on((pid_t)syscall(SYS_gettid), dst, src, n);
-}
-
-/*
- * The sound floor and what EFAULT, never a crash, costs any emulation:
- * the request read before the work and the answer written after it, by
- * the kernel (gettid and two process_vm_readv calls on oneself). The
- * emulated get_info is judged against this row: docs/architecture.md,
- * "The caller's memory", says why nothing cheaper is sound.
- */
-int op_sound_floor_checked(const struct row *r)
-{
-	static struct pidfd_info caller;
-	struct pidfd_info answer = { 0 };
-	pid_t tid = (pid_t)syscall(SYS_gettid);
-	uint64_t req;
-	int ret;
-
-	copy_on(tid, &req, &caller, sizeof(req));
-	ret = op_sound_floor(r);
-	copy_on(tid, &caller, &answer, sizeof(answer));
-	return ret;
 }
 
 void find_proofs(void)

@@ -134,7 +134,6 @@ int add(const char *group, const char *label, op_fn op, enum target t,
 
 int r_empty, r_floor;
 bool g_have_ioctl;
-bool g_request_checked;
 
 static void build_table(void)
 {
@@ -176,12 +175,6 @@ int main(void)
 	map_page();
 	make_targets();
 	g_have_ioctl = probe_ioctl();
-	{
-		struct lpfd_kernel_info k;
-
-		lpfd_kernel_info(&k);
-		g_request_checked = g_have_ioctl && k.size < PIDFD_INFO_SIZE_VER3;
-	}
 	find_proofs();
 	floor_paths();
 	build_table();
@@ -189,7 +182,6 @@ int main(void)
 	open_status_fd();
 	print_machine();
 	measure_all();
-	measure_pairs();
 	count_all();
 	end_targets();
 	print_table();

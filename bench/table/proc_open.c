@@ -129,7 +129,7 @@ void print_proc_open_targets(void)
 	if (r_lib_native >= 0) {
 		target("proc_open native / its sound floor", r_lib_native,
 		       r_floor_native, 1.1);
-		target_calls("proc_open native: system calls <= its sound floor's",
+		info_calls("proc_open native: system calls, its sound floor's",
 			     r_lib_native, r_floor_native);
 		info_ratio("proc_open native / bare open (racy)", r_lib_native,
 			   r_bare);
@@ -137,7 +137,7 @@ void print_proc_open_targets(void)
 	if (r_lib_emul >= 0) {
 		target("proc_open emulated / its sound floor", r_lib_emul,
 		       r_floor_emul, 1.1);
-		target_calls("proc_open emulated: system calls <= its sound floor's",
+		info_calls("proc_open emulated: system calls, its sound floor's",
 			     r_lib_emul, r_floor_emul);
 		info_ratio("proc_open emulated / bare open (racy)", r_lib_emul,
 			   r_bare);

@@ -175,7 +175,7 @@ static void print_madvise_targets(void)
 		   r_call[S_MADVISE][P_NATIVE]);
 	target("process_madvise(PIDFD_SELF) emulated / its sound floor", emul,
 	       r_madvise_floor, 1.1);
-	target_calls("process_madvise(PIDFD_SELF) emulated: system calls <= its sound floor's",
+	info_calls("process_madvise(PIDFD_SELF) emulated: system calls, its sound floor's",
 		     emul, r_madvise_floor);
 }
 
@@ -197,7 +197,7 @@ static void print_signal_targets(void)
 		   r_call_open[S_SIGNAL], emul);
 	target("send_signal(PIDFD_SELF) emulated / its sound floor", emul,
 	       r_signal_floor, 1.1);
-	target_calls("send_signal(PIDFD_SELF) emulated: system calls <= its sound floor's",
+	info_calls("send_signal(PIDFD_SELF) emulated: system calls, its sound floor's",
 		     emul, r_signal_floor);
 }
 

@@ -91,27 +91,3 @@ void measure_all(void)
 		r->min = sorted[0];
 	}
 }
-
-/*
- * A cross-check on the rounds: the emulated row and its sound floor timed
- * in short batches that alternate, each pair in both orders, so that
- * neither starts from the other's caches more often. Its median per-pair
- * ratio should match the rounds'; a gap says the order of the rows, not
- * the library, moved a ratio.
- */
-#define PAIRS 201
-
-double paired_ratio(struct row *a, struct row *b)
-{
-	unsigned n = g_in_uml ? 2 : 20;
-	double q[PAIRS];
-
-	for (int k = 0; k < PAIRS; k++) {
-		struct row *first = k & 1 ? b : a, *second = k & 1 ? a : b;
-		double t1 = run_batch(first, n), t2 = run_batch(second, n);
-
-		q[k] = k & 1 ? t2 / t1 : t1 / t2;
-	}
-	qsort(q, PAIRS, sizeof(q[0]), cmp_double);
-	return q[PAIRS / 2];
-}
