@@ -82,16 +82,13 @@ static int get_info_native(const struct lpfd_route *t,
  * its own threads can ask about (PR_GET_DUMPABLE); for any other process
  * the bit stays clear.
  */
-static void emulate_coredump(struct libpidfd_info *k, bool own_process)
+static void emulate_coredump(struct libpidfd_info *k)
 {
 	static const uint32_t by_dumpable[] = {
 		PIDFD_COREDUMP_SKIP, PIDFD_COREDUMP_USER, PIDFD_COREDUMP_ROOT,
 	};
-	int d;
+	int d = lpfd_sys_prctl(PR_GET_DUMPABLE, 0);
 
-	if (!own_process)
-		return;
-	d = lpfd_sys_prctl(PR_GET_DUMPABLE, 0);
 	if (d < 0 || d >= (int)lpfd_array_size(by_dumpable))
 		return;
 	k->coredump_mask = by_dumpable[d];
@@ -99,19 +96,11 @@ static void emulate_coredump(struct libpidfd_info *k, bool own_process)
 }
 
 /*
- * setfs[ug]id() has no error return: a seccomp filter's refusal comes back
- * as -errno, an id in the top 4095, where only a user namespace mapping
- * such ids puts a real one. The status file tells those apart.
- */
-static bool maybe_refused(unsigned int id)
-{
-	return id >= (unsigned int)-4095;
-}
-
-/*
  * The calling thread's credentials, from the system calls that tell them:
  * 0, -errno where one was refused, 1 where a file system id is to be read
- * from the thread's status file instead.
+ * from the thread's status file instead. setfs[ug]id() has no error
+ * return: a seccomp filter's refusal comes back as -errno, an id in the
+ * top 4095, where only a user namespace mapping such ids puts a real one.
  */
 static int thread_creds(struct libpidfd_info *k)
 {
@@ -127,7 +116,7 @@ static int thread_creds(struct libpidfd_info *k)
 	k->rgid = id[0], k->egid = id[1], k->sgid = id[2];
 	k->fsuid = lpfd_sys_getfsuid();
 	k->fsgid = lpfd_sys_getfsgid();
-	return maybe_refused(k->fsuid) || maybe_refused(k->fsgid);
+	return k->fsuid >= (uint32_t)-4095 || k->fsgid >= (uint32_t)-4095;
 }
 
 static void status_creds(const struct lpfd_status *st, struct libpidfd_info *k)
@@ -165,22 +154,11 @@ static int status_file_creds(struct lpfd_proc *p, const char *file,
 /* One emulated call: its /proc, open or not, and the process it names. */
 struct emulated {
 	const struct lpfd_route *t;
-	pid_t tid;  /* the calling thread's */
-	pid_t tgid; /* the calling process's */
+	pid_t tid, tgid; /* the calling thread's and process's */
 	int pid;    /* the target's, in our pid namespace; 0 for a sentinel */
 	bool proc_open;
 	struct lpfd_proc p;
 };
-
-/* Until the process is reaped its pid cannot name another one. */
-static int unreaped_or_esrch(struct emulated *e)
-{
-	int r = lpfd_proc_unreaped(&e->p, e->t->fd);
-
-	if (r < 0)
-		return r;
-	return r ? 0 : -ESRCH;
-}
 
 /*
  * The cgroup id, where it can be had; an answer without it is still the
@@ -216,18 +194,14 @@ static int self_base(struct emulated *e, struct libpidfd_info *k)
 {
 	bool thread = e->t->kind == LPFD_ROUTE_SELF_THREAD;
 	pid_t ppid = lpfd_sys_getppid(); /* 0 is an answer; < 0 a refusal */
-	int r = 0;
+	int r;
 
 	if (ppid < 0)
 		return ppid;
 	k->tgid = (uint32_t)e->tgid;
 	k->pid = thread ? (uint32_t)e->tid : k->tgid;
 	k->ppid = (uint32_t)ppid;
-	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
-	if (k->pid == (uint32_t)e->tid)
-		r = thread_creds(k);
-	else
-		r = 1;
+	r = k->pid == (uint32_t)e->tid ? thread_creds(k) : 1;
 	if (r > 0) {
 		/* Our own files: any procfs that shows us names them alike. */
 		r = lpfd_proc_open(&e->p, LPFD_PROC_ANY);
@@ -258,7 +232,6 @@ static int status_answer(struct emulated *e, struct libpidfd_info *k)
 	k->tgid = (uint32_t)st.tgid;
 	k->ppid = (uint32_t)st.ppid;
 	status_creds(&st, k);
-	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	return 0;
 }
 
@@ -288,14 +261,17 @@ static int answer(struct emulated *e, uint64_t req, struct libpidfd_info *k)
 
 	if (r < 0)
 		return r;
+	k->mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
 	if ((req & PIDFD_INFO_CGROUPID) && read_cgroupid(e, &id)) {
 		k->cgroupid = id;
 		k->mask |= PIDFD_INFO_CGROUPID;
 	}
-	if (!lpfd_route_is_self(e->t) && (r = unreaped_or_esrch(e)) < 0)
-		return r;
-	if (req & PIDFD_INFO_COREDUMP)
-		emulate_coredump(k, k->tgid == (uint32_t)e->tgid);
+	/* Until the process is reaped its pid cannot name another one. */
+	if (!lpfd_route_is_self(e->t) &&
+	    (r = lpfd_proc_unreaped(&e->p, e->t->fd)) <= 0)
+		return r < 0 ? r : -ESRCH;
+	if ((req & PIDFD_INFO_COREDUMP) && k->tgid == (uint32_t)e->tgid)
+		emulate_coredump(k);
 	if (req & PIDFD_INFO_SUPPORTED_MASK) {
 		lpfd_info_put_supported(k, sizeof(*k));
 		/*
@@ -308,20 +284,10 @@ static int answer(struct emulated *e, uint64_t req, struct libpidfd_info *k)
 	return 0;
 }
 
-/* What the kernel writes: the answer, then zeroes up to the caller's size. */
-static void copy_answer(struct libpidfd_info *info, size_t size,
-			const struct libpidfd_info *k)
-{
-	size_t n = size < sizeof(*k) ? size : sizeof(*k);
-
-	memcpy(info, k, n);
-	if (size > n)
-		memset((char *)info + n, 0, size - n);
-}
-
 /*
  * The answer is made on the stack and copied to the caller only on
- * success, as the kernel's copy_struct_to_user() does.
+ * success, as the kernel's copy_struct_to_user() does: the answer, then
+ * zeroes up to the caller's size.
  */
 static int get_info_emulated(const struct lpfd_route *t,
 			     struct libpidfd_info *info, size_t size)
@@ -349,8 +315,11 @@ static int get_info_emulated(const struct lpfd_route *t,
 	r = answer(&e, req, &k);
 	if (e.proc_open)
 		lpfd_proc_close(&e.p);
-	if (r == 0)
-		copy_answer(info, size, &k);
+	if (r == 0) {
+		memcpy(info, &k, size < sizeof(k) ? size : sizeof(k));
+		if (size > sizeof(k))
+			memset((char *)info + sizeof(k), 0, size - sizeof(k));
+	}
 	return r;
 }
 
