@@ -13,9 +13,7 @@
  * -fstack-protector-strong, -fstack-clash-protection), measured by
  * tests/test-stack.c.
  *
- * System calls: the second read is one pread of the file the first one
- * opened, where opening the file again cost three (make bench's CGROUPID
- * rows were then 1.24-1.35x their floor, against a limit of 1.3x); the
+ * System calls: the second read opens the file again by its path; the
  * second resolution is one name_to_handle_at().
  *
  * Reading mountinfo is most of the cost (the kernel formats every mount:

@@ -346,19 +346,6 @@ static inline ssize_t lpfd_sys_process_vm_readv(pid_t pid,
 				  remote, riovcnt, 0);
 }
 
-/*
- * pread(2) of a small offset, as preadv(2): its offset is two long words,
- * low then high, alike on every architecture, where pread64's is aligned
- * to a register pair on some 32-bit ones.
- */
-static inline ssize_t lpfd_sys_pread(int fd, void *buf, size_t len,
-				     unsigned long off)
-{
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
-
-	return (ssize_t)lpfd_sc(__NR_preadv, fd, &iov, 1, off, 0, 0);
-}
-
 static inline ssize_t lpfd_sys_readlinkat(int dirfd, const char *path,
 					    char *buf, size_t size)
 {
