@@ -184,7 +184,7 @@ $(LIB_A): $(LIB_OBJS) $(LIB_UTIL_OBJS)
 	$(AR) rcs $@ $^
 	@nm -g --defined-only $@ | awk 'NF == 3 { print $$3 }' | sort -u > $@.def
 	@nm -u $@ | awk '/^ +U lpfd_/ { print $$2 }' | sort -u | comm -23 - $@.def \
-		| sed 's/^/$@: lacks (add its lib\/ object to LIB_UTIL_OBJS): /' \
+		| sed 's|^|$@: lacks (add its lib/ object to LIB_UTIL_OBJS): |' \
 		| { ! grep . >&2 || { rm -f $@ $@.def; exit 1; }; }
 	@rm -f $@.def
 

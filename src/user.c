@@ -61,7 +61,9 @@ static size_t iov_total(const struct iovec *v, int n)
 /*
  * -1: refused, use the pipe; -ESRCH: tid names no task with memory (a
  * process id whose leader has exited: the caller asks again by the
- * thread's); else 0 or -EFAULT.
+ * thread's); -EFAULT for a short copy or EFAULT itself; else 0, or the
+ * errno the call failed with (EINTR, ENOMEM...), which is never taken for
+ * a fault: the shim would then pass the program's call on as the kernel's.
  */
 static int copy_vm_to(pid_t tid, const struct iovec *dst, int ndst,
 		      const struct iovec *src, int nsrc)
@@ -75,9 +77,7 @@ static int copy_vm_to(pid_t tid, const struct iovec *dst, int ndst,
 		__atomic_store_n(&vm_refused, 1, __ATOMIC_RELAXED);
 		return -1;
 	}
-	if (n == -ESRCH)
-		return -ESRCH;
-	return -EFAULT; /* a short copy, or EFAULT itself */
+	return n >= 0 ? -EFAULT : (int)n;
 }
 
 static int copy_vm(pid_t tid, void *dst, const struct iovec *src, int nsrc)
