@@ -143,7 +143,7 @@ static void one(const char *buf, size_t len)
 	CHECK(r == 0 || r == -ENOENT);
 	CHECK(r == 0 || st.have == 0);
 	CHECK((st.have & ~(LPFD_STAT_COMM | LPFD_STAT_STATE |
-			   LPFD_STAT_START)) == 0);
+			   LPFD_STAT_START | LPFD_STAT_PS)) == 0);
 	flags = 0;
 	r = lpfd_parse_stat_flags(buf, len, &flags);
 	CHECK(r == 0 || (r == -ENOENT && flags == 0));
