@@ -26,14 +26,28 @@ static const char *ps_value(const char *column, pid_t pid)
 	size_t len;
 	FILE *f;
 
-	/* Each column without its heading: "pid=,ppid=". */
+	/*
+	 * Each column without its heading: "pid=,ppid="; a user or group
+	 * name 64 wide, which ps would otherwise cut to 8 ("libpidf+" for
+	 * a package builder's user).
+	 */
 	o = cmd + snprintf(cmd, sizeof(cmd), "ps -p %d -o ", (int)pid);
-	for (const char *c = column; *c; c++) {
-		if (*c == ',')
-			*o++ = '=';
-		*o++ = *c;
+	for (const char *c = column, *name = column; ; c++) {
+		if (*c && *c != ',') {
+			*o++ = *c;
+			continue;
+		}
+		if (strstr(name, "user") == name || strstr(name, "group") == name ||
+		    (name[0] && (strstr(name, "user") == name + 1 ||
+				 strstr(name, "group") == name + 1)))
+			o = stpcpy(o, ":64");
+		*o++ = '=';
+		if (!*c)
+			break;
+		*o++ = ',';
+		name = c + 1;
 	}
-	strcpy(o, "=");
+	*o = '\0';
 	f = popen(cmd, "r");
 	ASSERT_TRUE(f != NULL);
 	len = fread(out, 1, sizeof(out) - 1, f);
