@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 
 #include "fault-sweep.h"
+#include "syscall.h" /* __NR_ numbers a C library may lack (musl) */
 
 /* The shim's entry points, looked up in each child. */
 static struct {
@@ -137,39 +138,39 @@ static long by_number(const struct world *w, const struct call *c, int pidfd,
 
 	switch (c->fn) {
 	case FN_OPEN:
-		return shim.syscall(SYS_pidfd_open, w->target, 0);
+		return shim.syscall(__NR_pidfd_open, w->target, 0);
 	case FN_OPEN_NONBLOCK:
-		return shim.syscall(SYS_pidfd_open, w->target, PIDFD_NONBLOCK);
+		return shim.syscall(__NR_pidfd_open, w->target, PIDFD_NONBLOCK);
 	case FN_GET_INFO:
-		return shim.syscall(SYS_ioctl, pidfd, PIDFD_GET_INFO, out);
+		return shim.syscall(__NR_ioctl, pidfd, PIDFD_GET_INFO, out);
 	case FN_NAMESPACE:
-		return shim.syscall(SYS_ioctl, pidfd, PIDFD_GET_UTS_NAMESPACE,
+		return shim.syscall(__NR_ioctl, pidfd, PIDFD_GET_UTS_NAMESPACE,
 				    0);
 	case FN_WAITID:
-		return shim.syscall(SYS_waitid, P_PIDFD, pidfd, out,
+		return shim.syscall(__NR_waitid, P_PIDFD, pidfd, out,
 				    WEXITED | WNOHANG, NULL);
 	case FN_SEND:
 	case FN_SEND_INFO:
-		return shim.syscall(SYS_pidfd_send_signal, pidfd, sig, si, 0);
+		return shim.syscall(__NR_pidfd_send_signal, pidfd, sig, si, 0);
 	case FN_SEND_PGRP:
-		return shim.syscall(SYS_pidfd_send_signal, pidfd, sig, NULL,
+		return shim.syscall(__NR_pidfd_send_signal, pidfd, sig, NULL,
 				    PIDFD_SIGNAL_PROCESS_GROUP);
 	case FN_GETFD:
-		return shim.syscall(SYS_pidfd_getfd, pidfd, w->file, 0);
+		return shim.syscall(__NR_pidfd_getfd, pidfd, w->file, 0);
 	case FN_MADVISE:
-		return shim.syscall(SYS_process_madvise, pidfd, &iov, 1,
+		return shim.syscall(__NR_process_madvise, pidfd, &iov, 1,
 				    MADV_COLD, 0);
 	case FN_MRELEASE:
-		return shim.syscall(SYS_process_mrelease, pidfd, 0);
+		return shim.syscall(__NR_process_mrelease, pidfd, 0);
 	case FN_FCHMOD:
-		return shim.syscall(SYS_fchmod, pidfd, 0600);
+		return shim.syscall(__NR_fchmod, pidfd, 0600);
 	case FN_FCHOWN:
-		return shim.syscall(SYS_fchown, pidfd, -1, -1);
+		return shim.syscall(__NR_fchown, pidfd, -1, -1);
 	case FN_FCHOWNAT:
-		return shim.syscall(SYS_fchownat, pidfd, "", -1, -1,
+		return shim.syscall(__NR_fchownat, pidfd, "", -1, -1,
 				    AT_EMPTY_PATH);
 	case FN_EXECVEAT:
-		return shim.syscall(SYS_execveat, pidfd, "", no_args,
+		return shim.syscall(__NR_execveat, pidfd, "", no_args,
 				    no_args + 1, AT_EMPTY_PATH);
 	default:
 		return -1;

@@ -16,7 +16,13 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-typedef int (*ioctl_fn)(int, unsigned long, ...);
+/* The C library's own prototype of ioctl(): glibc's, else musl's. */
+#ifdef __GLIBC__
+typedef unsigned long ioctl_req;
+#else
+typedef int ioctl_req;
+#endif
+typedef int (*ioctl_fn)(int, ioctl_req, ...);
 
 static void note(int r)
 {
@@ -33,7 +39,7 @@ static void note(int r)
 	errno = saved;
 }
 
-int ioctl(int fd, unsigned long request, ...)
+int ioctl(int fd, ioctl_req request, ...)
 {
 	static ioctl_fn next;
 	va_list ap;
@@ -46,7 +52,11 @@ int ioctl(int fd, unsigned long request, ...)
 	if (!next)
 		next = (ioctl_fn)dlsym(RTLD_NEXT, "ioctl");
 	r = next(fd, request, arg);
-	if (_IOC_TYPE(request) == 0xFF && _IOC_NR(request) == 11)
+	/* PIDFD_GET_INFO: type 0xFF, number 11, bits 8-15 and 0-7 on
+	 * every architecture (musl has no _IOC_TYPE without the kernel's
+	 * headers). */
+	if ((((unsigned int)request >> 8) & 0xff) == 0xFF &&
+	    ((unsigned int)request & 0xff) == 11)
 		note(r);
 	return r;
 }
