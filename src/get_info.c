@@ -50,7 +50,7 @@ static int get_info_native_fd(int pidfd, struct libpidfd_info *info,
 			      size_t size)
 {
 	struct lpfd_kernel_info k;
-	uint64_t req = info->mask;
+	uint64_t req = lpfd_info_mask(info);
 	int r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
 
 	if (r < 0)
@@ -294,7 +294,7 @@ static int get_info_emulated(const struct lpfd_route *t,
 {
 	struct emulated e = { .t = t };
 	struct libpidfd_info k = { 0 };
-	uint64_t req = info->mask;
+	uint64_t req = lpfd_info_mask(info);
 	int r;
 
 	if (t->kind == LPFD_ROUTE_BAD)

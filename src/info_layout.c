@@ -56,11 +56,34 @@ uint64_t lpfd_info_supported_mask(void)
 	return m;
 }
 
+/*
+ * A field of a caller's struct, which the kernel takes at any alignment:
+ * read and written by its bytes, never as a member (undefined, and UBSan's
+ * error, where the struct is not 8-aligned).
+ */
+uint64_t lpfd_info_field(const struct libpidfd_info *info, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)info + off, sizeof(v));
+	return v;
+}
+
+void lpfd_info_set_field(struct libpidfd_info *info, size_t off, uint64_t v)
+{
+	memcpy((char *)info + off, &v, sizeof(v));
+}
+
+#define MASK_AT offsetof(struct libpidfd_info, mask)
+#define SUPPORTED_AT offsetof(struct libpidfd_info, supported_mask)
+
 void lpfd_info_put_supported(struct libpidfd_info *info, size_t size)
 {
-	info->mask |= PIDFD_INFO_SUPPORTED_MASK;
+	lpfd_info_set_field(info, MASK_AT, lpfd_info_field(info, MASK_AT) |
+					   PIDFD_INFO_SUPPORTED_MASK);
 	if (size >= PIDFD_INFO_SIZE_VER3)
-		info->supported_mask = lpfd_info_supported_mask();
+		lpfd_info_set_field(info, SUPPORTED_AT,
+				    lpfd_info_supported_mask());
 }
 
 /*
@@ -88,7 +111,7 @@ void lpfd_info_to_newest(struct libpidfd_info *info, size_t size, uint64_t req,
 {
 	uint64_t v;
 
-	if (!(info->mask & PIDFD_INFO_SUPPORTED_MASK)) {
+	if (!(lpfd_info_field(info, MASK_AT) & PIDFD_INFO_SUPPORTED_MASK)) {
 		if (req & PIDFD_INFO_SUPPORTED_MASK)
 			lpfd_info_put_supported(info, size);
 		return;
@@ -103,5 +126,5 @@ void lpfd_info_to_newest(struct libpidfd_info *info, size_t size, uint64_t req,
 	memcpy(&v, (char *)info + OFF_SUPPORTED_V2, sizeof(v));
 	memset((char *)info + OFF_SUPPORTED_V2, 0, sizeof(v));
 	if (size >= PIDFD_INFO_SIZE_VER3)
-		info->supported_mask = v;
+		lpfd_info_set_field(info, SUPPORTED_AT, v);
 }

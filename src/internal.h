@@ -304,6 +304,13 @@ size_t lpfd_info_kernel_size(const struct libpidfd_info *answer);
 uint64_t lpfd_info_supported_mask(void);
 /* Set PIDFD_INFO_SUPPORTED_MASK and, where size holds it, supported_mask. */
 void lpfd_info_put_supported(struct libpidfd_info *info, size_t size);
+/* A field of a caller's struct at byte off, at any alignment. */
+uint64_t lpfd_info_field(const struct libpidfd_info *info, size_t off);
+void lpfd_info_set_field(struct libpidfd_info *info, size_t off, uint64_t v);
+static inline uint64_t lpfd_info_mask(const struct libpidfd_info *info)
+{
+	return lpfd_info_field(info, offsetof(struct libpidfd_info, mask));
+}
 
 /* ------------------------------------------------------------------------
  * Global state (src/state.c lists all of it, with why each is safe).
