@@ -216,6 +216,10 @@ done
 [ -n "${CHECK_QEMU_ONLY:-}" ] || vm_trees="uml$vm_trees"
 # shellcheck disable=SC2086
 [ -z "$vm_trees" ] || run_mode "$here/vm-tree.sh" $vm_trees
+}
+# The arm64 guests, after the host's runs in their lane (below): they
+# build the aarch64 tree first (tests/qemu.sh).
+arm64_runs() {
 for guest in ${CHECK_ARM64_GUESTS-trixie-arm64 trixie-backports-arm64}; do
 	vm_guest "$guest"
 	[ -n "$label" ] || continue
@@ -227,7 +231,10 @@ done
 
 # UBSan under the user-mode-linux kernels but trixie's: the oldest (5.10,
 # where the emulation is the default), Debian 12's and the newest. (ASan
-# cannot run there: see the sanitizers below.)
+# cannot run there: see the sanitizers below.) The fault sweeps and the
+# mount matrix, minutes each inside a guest, are left out of these runs:
+# they run in every guest above, and under ASan+UBSan on this kernel.
+ubsan_uml_skip="test-fault-sweep test-fault-sweep-shim test-mount-attack"
 ubsan_uml_runs() {
 	for k in $umls; do
 		suite=${k%%:*} label=${k#*:} bin=${k##*:}
@@ -235,24 +242,23 @@ ubsan_uml_runs() {
 		[ "$suite" = trixie ] && continue
 		sanitized "ubsan-uml-$label" "$build/ubsan" "$ubsan" \
 			env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=5 \
-			RUN_LABEL="ubsan-uml-$label" "$here/run.sh" "$build/ubsan" uml
+			RUN_SKIP="$ubsan_uml_skip" RUN_LABEL="ubsan-uml-$label" \
+			"$here/run.sh" "$build/ubsan" uml
 	done
 }
 
-# The guests' runs, one after another, in a lane of their own: a guest is
-# one process on one CPU (user-mode-linux) or two threads (qemu's TCG), so
-# on a machine of two CPUs or more they run beside the host's runs below,
-# about halving the time make check takes. Their output is kept and said
-# once the host's runs are done. CHECK_JOBS=1 runs them first, in turn.
+# The user-mode-linux and x86_64 qemu guests, one after another, in a
+# lane of their own: a guest is one process on one CPU (user-mode-linux)
+# or two threads (qemu's TCG), so on a machine of two CPUs or more they run
+# beside the host's runs below, which the arm64 guests and UBSan inside
+# user-mode-linux follow. Their output is kept and said once the host's
+# runs are done. CHECK_JOBS=1 runs them first, in turn.
 guest_lane() {
 	summary=$lane total_p=0 total_f=0 total_s=0 rc=0
 	: > "$summary"
 	uml_runs
 	if [ -z "${CHECK_KERNELS_ONLY:-}" ] || [ -n "${CHECK_QEMU_ONLY:-}" ]; then
 		qemu_runs
-	fi
-	if [ -z "${CHECK_KERNELS_ONLY:-}${CHECK_QEMU_ONLY:-}" ]; then
-		ubsan_uml_runs
 	fi
 	echo "$total_p $total_f $total_s $rc" > "$lane.totals"
 }
@@ -280,6 +286,7 @@ for p in ${CHECK_PERSONALITIES-5.10 6.13}; do
 done
 # make stress repeats the kernel runs, and only them; make
 # check-qemu-GUEST the qemu guests.
+[ -n "${CHECK_QEMU_ONLY:-}" ] && arm64_runs
 [ -n "${CHECK_KERNELS_ONLY:-}${CHECK_QEMU_ONLY:-}" ] && finish
 
 # Once, needing no kernel: manual pages (lint, sections, one per public
@@ -359,4 +366,8 @@ else
 	echo "# tsan: build failed" | tee -a "$summary"
 	total_f=$((total_f + 1))
 fi
+# What the guests' lane would take too long for alone: UBSan inside the
+# user-mode-linux kernels, and the arm64 guests.
+ubsan_uml_runs
+arm64_runs
 finish

@@ -23,8 +23,13 @@ here=$(dirname "$0")
 for src in "$here"/test-*.c; do
 	name=$(basename "$src" .c)
 	t=$build/tests/$name
-	# RUN_TESTS, if set, names the only tests to run.
+	# RUN_TESTS, if set, names the only tests to run; RUN_SKIP, tests
+	# this run leaves out (said in its output).
 	case " ${RUN_TESTS:-$name} " in *" $name "*) ;; *) continue ;; esac
+	case " ${RUN_SKIP:-} " in *" $name "*)
+		echo "# [$label] $name: left out of this run (RUN_SKIP)"
+		continue ;;
+	esac
 	if [ ! -x "$t" ]; then
 		echo "[$label] $name: not ok - not built"
 		failed=$((failed + 1))
