@@ -388,6 +388,12 @@ COMPAT_API int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 				 unsigned int flags);
 COMPAT_API int pidfd_getfd(int pidfd, int targetfd, unsigned int flags);
 COMPAT_API int pidfd_open(pid_t pid, unsigned int flags);
+/* And these, which musl's headers lack. */
+COMPAT_API ssize_t process_madvise(int pidfd, const struct iovec *iov,
+				   size_t vlen, int advice, unsigned int flags);
+COMPAT_API int process_mrelease(int pidfd, unsigned int flags);
+COMPAT_API int execveat(int dirfd, const char *path, char *const argv[],
+			char *const envp[], int flags);
 COMPAT_API int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 				 unsigned int flags)
 {
