@@ -39,6 +39,8 @@ test-symbols	reads libpidfd.so with nm: $static_reason, and the guest has no nm
 test-version:shared_library_answers_under_node_0_2	dlopens libpidfd.so.0: $static_reason
 test-compat	preloads the shim, a shared library: $static_reason
 test-fault-sweep-shim	loads the shim, a shared library: $static_reason
+test-user-memory:memory_unmapped_during_the_call_is_efault	loads the shim, a shared library: $static_reason
+test-user-memory:memory_unmapped_during_the_call_is_efault_through_a_pipe	loads the shim, a shared library: $static_reason
 test-header	builds the library with the host's clang and make, which the guest has not
 test-cli-docs:completion_agrees_with_help	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-docs:completion_of_commands_fields_signals	runs the bash completion script in bash, which the guest (busybox) has not
@@ -68,12 +70,14 @@ run_binary() { # run label, binary path
 	name=$(basename "$2")
 	[ -n "$(reason "$name")" ] && return
 	if ! echo "$cannot_run" | grep -q "^$name:"; then
+		tap_start
 		"$2" > "$log" 2>&1
 		tap_count "$log" "[$1] $name: " $?
 		return
 	fi
 	for t in $(test_names "$name"); do
 		[ -n "$(reason "$name:$t")" ] && continue
+		tap_start
 		"$2" "$t" > "$log" 2>&1
 		tap_count "$log" "[$1] $name: " $?
 	done

@@ -35,6 +35,7 @@ for src in "$here"/test-*.c; do
 		failed=$((failed + 1))
 		continue
 	fi
+	tap_start
 	"$t" > "$log" 2>&1
 	tap_count "$log" "[$label] $name: " $?
 done

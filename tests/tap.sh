@@ -5,11 +5,18 @@ passed=0
 failed=0
 skipped=0
 
+# tap_start: before a binary runs, so that tap_count can say how long it
+# took (what make check's time goes to, in every run's log).
+tap_start() {
+	tap_t0=$(date +%s)
+}
+
 # tap_count LOG PREFIX STATUS: show a binary's log, each line after PREFIX,
 # and add its results to the sums. A binary that exits non-zero with no
 # failed test counts as one failure.
 tap_count() {
 	sed "s/^/$2/" "$1"
+	[ -z "${tap_t0:-}" ] || echo "${2}# $(($(date +%s) - tap_t0)) s"
 	s=$(grep -c '^ok .* # SKIP ' "$1")
 	p=$(($(grep -c '^ok ' "$1") - s))
 	f=$(grep -c '^not ok ' "$1")
