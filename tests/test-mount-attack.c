@@ -509,6 +509,13 @@ static void paths_agree(const char *attack, const struct answers *ref)
 	}
 }
 
+static void private_mounts(void)
+{
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		FAIL("private mounts: %s", strerror(errno));
+}
+
 static void run_attack(const struct attack *a)
 {
 	static struct answers ref, got;
@@ -528,9 +535,7 @@ static void run_attack(const struct attack *a)
 		/* A target of our own, whose pid means another here. */
 		w->target = util_spawn(NULL, NULL, &w->tfd);
 	}
-	if (unshare(CLONE_NEWNS) != 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-		FAIL("private mounts: %s", strerror(errno));
+	private_mounts();
 	answer_all(&ref);
 	paths_agree(a->name, &ref);
 	a->make(a);
@@ -729,4 +734,113 @@ TEST_TIMEOUT(mounts_in_a_user_namespace_change_no_answer, 300)
 	}
 	ASSERT_EQ(status, 0);
 	report("unprivileged, in a user namespace");
+}
+
+/* ------------------------------------------------------------------------
+ * The root cgroup. The emulation remembers the cgroup2 mount of its last
+ * lookup, and uses it only in the initial cgroup namespace, which it
+ * learns from our ns/cgroup link (src/cgroup.c). Covered with the link of
+ * a process still there (our parent's), a link believed lets our cgroup,
+ * "/" in a cgroup namespace of our own, be joined to the mount remembered
+ * before: the root cgroup's id, 1. The lookup that fills the cache is made
+ * in our own mount namespace, as a container's process makes it: one made
+ * before unshare(CLONE_NEWNS) names mounts whose copies have other ids,
+ * and no remembered mount would pass its checks.
+ */
+static char own_cgroup[512];
+
+/*
+ * Our emulated cgroup id through each sentinel and a pidfd: want, or (if
+ * it may be unknown) none, or ENOSYS for a /proc not to be trusted.
+ */
+static void own_cgroupid_is(uint64_t want, bool may_be_unknown,
+			    const char *when)
+{
+	int fds[3] = { PIDFD_SELF_THREAD_GROUP, PIDFD_SELF_THREAD,
+		       libpidfd_open(getpid(), 0) };
+
+	ASSERT_GE(fds[2], 0);
+	util_set_path(true);
+	for (int i = 0; i < 3; i++) {
+		struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+		int r = libpidfd_get_info(fds[i], &info, sizeof(info));
+
+		if (may_be_unknown && (r < 0 ? errno == ENOSYS :
+				       !(info.mask & PIDFD_INFO_CGROUPID)))
+			continue;
+		ASSERT_EQ(r, 0);
+		ASSERT_TRUE(info.mask & PIDFD_INFO_CGROUPID);
+		if (info.cgroupid != want)
+			FAIL("%s, get_info %d: cgroup id %llu, where ours is "
+			     "%llu", when, fds[i],
+			     (unsigned long long)info.cgroupid,
+			     (unsigned long long)want);
+	}
+	close(fds[2]);
+}
+
+static void cgroup_ns_link(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/thread-self/ns/cgroup", buf, size - 1);
+
+	if (n < 0)
+		FAIL("ns/cgroup: %s", strerror(errno));
+	buf[n] = '\0';
+}
+
+/* In a cgroup namespace of our own, our parent's sub covers ours. */
+static void cgroup_ns_covered(const char *sub)
+{
+	int me = (int)getpid(), parent = (int)getppid();
+	uint64_t id = util_cgroup_id(own_cgroup);
+	char initial[64], shown[64], src[64], dst[64];
+
+	util_cgroup_move(own_cgroup, 0);
+	private_mounts();
+	own_cgroupid_is(id, false, "in the initial cgroup namespace");
+	cgroup_ns_link(initial, sizeof(initial));
+	if (unshare(CLONE_NEWCGROUP) != 0)
+		FAIL("cgroup namespace: %s", strerror(errno));
+	own_cgroupid_is(id, true, "in a cgroup namespace of our own");
+	snprintf(src, sizeof(src), "/proc/%d/task/%d/%s", parent, parent,
+		 sub);
+	snprintf(dst, sizeof(dst), "/proc/%d/task/%d/%s", me, me, sub);
+	cover(src, dst, true);
+	snprintf(src, sizeof(src), "/proc/%d/%s", parent, sub);
+	snprintf(dst, sizeof(dst), "/proc/%d/%s", me, sub);
+	cover(src, dst, true);
+	/* The attack holds: our link reads as the initial namespace's. */
+	cgroup_ns_link(shown, sizeof(shown));
+	if (strcmp(shown, initial) != 0)
+		FAIL("covered, our link still says %s, not %s", shown, initial);
+	own_cgroupid_is(id, true, "our namespace covered");
+}
+
+TEST(covered_cgroup_ns_link_gives_no_root_cgroup)
+{
+	static const char *const subs[] = { "ns", "ns/cgroup" };
+	const char *cg2 = util_cgroup2_mount();
+
+	REQUIRE_PRIVILEGE("moves itself into a cgroup of its own");
+	ASSERT_TRUE(cg2[0]);
+	snprintf(own_cgroup, sizeof(own_cgroup), "%s/root-cgroup-%d", cg2,
+		 (int)getpid());
+	ASSERT_EQ(mkdir(own_cgroup, 0755), 0);
+	for (size_t i = 0; i < UTIL_COUNT(subs); i++) {
+		int status;
+		pid_t pid = fork();
+
+		ASSERT_GE(pid, 0);
+		if (pid == 0) {
+			cgroup_ns_covered(subs[i]);
+			fflush(stdout);
+			_exit(0);
+		}
+		ASSERT_EQ(waitpid(pid, &status, 0), pid);
+		if (status != 0) {
+			util_cgroup_remove(own_cgroup);
+			FAIL("%s covered: child status 0x%x", subs[i], status);
+		}
+	}
+	util_cgroup_remove(own_cgroup);
 }
