@@ -509,6 +509,27 @@ static void paths_agree(const char *attack, const struct answers *ref)
 	}
 }
 
+/* An emulated cgroup id asked in the initial cgroup namespace. */
+static void remember_cgroup_mount(void)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
+
+	util_set_path(true);
+	if (libpidfd_get_info(PIDFD_SELF_THREAD_GROUP, &info, sizeof(info)) != 0)
+		FAIL("get_info: %s", strerror(errno));
+}
+
+/*
+ * A target: in a cgroup namespace of its own, as ours is by the time the
+ * calls are made, so that the decoy's (the initial one) is another.
+ */
+static void target_main(void *arg)
+{
+	(void)arg;
+	if (unshare(CLONE_NEWCGROUP) != 0)
+		_exit(96);
+}
+
 static void private_mounts(void)
 {
 	if (unshare(CLONE_NEWNS) != 0 ||
@@ -533,9 +554,19 @@ static void run_attack(const struct attack *a)
 		if (pid > 0)
 			return;
 		/* A target of our own, whose pid means another here. */
-		w->target = util_spawn(NULL, NULL, &w->tfd);
+		w->target = util_spawn(target_main, NULL, &w->tfd);
 	}
+	/*
+	 * The emulation's cgroup lookup is remembered in our own mount
+	 * namespace (made before, its mounts' copies here have other ids and
+	 * the remembered mount would never be used), in the initial cgroup
+	 * namespace; then we leave that for one of our own, as a process in
+	 * a container does.
+	 */
 	private_mounts();
+	remember_cgroup_mount();
+	if (unshare(CLONE_NEWCGROUP) != 0)
+		FAIL("cgroup namespace: %s", strerror(errno));
 	answer_all(&ref);
 	paths_agree(a->name, &ref);
 	a->make(a);
@@ -581,7 +612,7 @@ static void decoy_main(void *arg)
 		_exit(96);
 }
 
-/* The target, in our namespaces, with a pipe end at our number of it. */
+/* The target, with a pipe end at our number of it. */
 static void make_target(void)
 {
 	int p[2];
@@ -589,7 +620,7 @@ static void make_target(void)
 	if (pipe2(p, O_CLOEXEC) != 0)
 		FAIL("pipe: %s", strerror(errno));
 	w->shared_fd = p[0];
-	w->target = util_spawn(NULL, NULL, &w->tfd);
+	w->target = util_spawn(target_main, NULL, &w->tfd);
 	close(p[1]);
 }
 
@@ -638,16 +669,6 @@ static void become_unprivileged(void)
 	write_file("/proc/self/gid_map", map);
 }
 
-/* An emulated cgroup id asked in the initial cgroup namespace. */
-static void remember_cgroup_mount(void)
-{
-	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
-
-	util_set_path(true);
-	if (libpidfd_get_info(PIDFD_SELF_THREAD_GROUP, &info, sizeof(info)) != 0)
-		FAIL("get_info: %s", strerror(errno));
-}
-
 static void matrix(void *arg)
 {
 	w->unprivileged = arg != NULL;
@@ -655,9 +676,9 @@ static void matrix(void *arg)
 		become_unprivileged();
 	/*
 	 * The decoy stays in the cgroup namespace we started in (the
-	 * initial one, as root); ours is not, and where we may, it is
-	 * rooted in a cgroup that is not the root: an answer read through
-	 * the decoy's namespace then says another id.
+	 * initial one, as root); ours will not (run_attack()), and where we
+	 * may, it is rooted in a cgroup that is not the root: an answer
+	 * read through the decoy's namespace then says another id.
 	 */
 	if (arg == NULL && cgroup[0]) {
 		if (mkdir(cgroup, 0755) != 0)
@@ -668,9 +689,6 @@ static void matrix(void *arg)
 			FAIL("mkdir %s: %s", decoy_cgroup, strerror(errno));
 	}
 	w->decoy = util_spawn(decoy_main, NULL, &w->dfd);
-	remember_cgroup_mount();
-	if (unshare(CLONE_NEWCGROUP) != 0)
-		FAIL("cgroup namespace: %s", strerror(errno));
 	make_target();
 	run_attacks();
 	end_world();
