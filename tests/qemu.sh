@@ -15,8 +15,13 @@
 #                                     trixie-backports-arm64 (7.3)
 # The last line is "# qemu-arm64-7.3: N passed, N failed".
 #   tests/qemu.sh --inside LABEL DIR  what the guest runs, DIR the build
+#   tests/qemu.sh --build BUILD_DIR   the cross-build alone
 set -u
-if [ "${1:-}" = --inside ]; then
+build_only=0
+if [ "${1:-}" = --build ]; then
+	build_only=1 inside=0 build=${2:-build} out=$build/aarch64 label=aarch64
+	here=$(cd "$(dirname "$0")/.." && pwd)
+elif [ "${1:-}" = --inside ]; then
 	inside=1 label=$2 out=$3
 	here=$(pwd)
 else
@@ -39,6 +44,8 @@ test-symbols	reads libpidfd.so with nm: $static_reason, and the guest has no nm
 test-version:shared_library_answers_under_node_0_2	dlopens libpidfd.so.0: $static_reason
 test-compat	preloads the shim, a shared library: $static_reason
 test-fault-sweep-shim	loads the shim, a shared library: $static_reason
+test-efault:shim_get_info_bad_struct_is_efault	loads the shim, a shared library: $static_reason
+test-efault:shim_get_info_reads_before_and_writes_after_the_work	loads the shim, a shared library: $static_reason
 test-user-memory:memory_unmapped_during_the_call_is_efault	loads the shim, a shared library: $static_reason
 test-user-memory:memory_unmapped_during_the_call_is_efault_through_a_pipe	loads the shim, a shared library: $static_reason
 test-header	builds the library with the host's clang and make, which the guest has not
@@ -50,6 +57,9 @@ test-cli-docs:completion_after_all_offers_no_process	runs the bash completion sc
 test-cli-docs:completion_of_user_lists	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-select:info_selects_by_full_arguments_as_pgrep	runs /bin/sleep under another argv[0], which the guest's sleep (busybox, an applet chosen by argv[0]) refuses
 test-cli-docs:manual_json_shapes_keep_their_quotes	renders pidfd.1 with groff, which the guest has not
+test-cli-columns:columns_as_ps_shows_them	compares the tool with procps's ps, which the guest (busybox) has not
+test-cli-columns:sort_as_ps_sorts	compares the tool with procps's ps, which the guest (busybox) has not
+test-cli-columns:forest_as_ps_draws_it	compares the tool with procps's ps, which the guest (busybox) has not
 test-cli-pgrep	compares the tool with procps's pgrep, which the guest (busybox) has not
 "
 
@@ -136,6 +146,7 @@ if ! grep -q '^# make exit 0$' "$log" || [ ! -x "$out/pidfd" ] ||
 	echo "# $label: cross-build failed${unbuilt:+; not built:$unbuilt}"
 	exit 1
 fi
+[ "$build_only" -eq 0 ] || exit 0
 
 # The guest runs this script on the build, from the tree; the slowness of
 # TCG is in the tests' timeouts.
