@@ -3,9 +3,10 @@
 # under older kernels' personalities (tests/personality.c), inside
 # Linux 5.10, 6.1, 6.12 and 7.2 (user-mode-linux; tests/uml-kernel.sh), and
 # in real x86_64 and arm64 kernels under qemu-system (tests/vm.sh); then
-# the i386 and musl builds on this kernel. The guests run in a lane of
-# their own beside the host's runs (guest_lane). Every result line names
-# its kernel. Any failure, or a run that cannot happen, fails the whole.
+# the i386 and musl builds on this kernel. The user-mode-linux guests run
+# in a lane of their own beside the host's runs (guest_lane), the qemu
+# guests after both, alone (qemu_phase). Every result line names its
+# kernel and its time. Any failure, or a run that cannot happen, fails the whole.
 # The last line sums all.
 set -u
 build=${1:-build}
