@@ -343,10 +343,18 @@ check-emulated: all tests
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
 # CPython's pidfd cases, plain and with the shim (tests/adopters-python.sh;
-# sid's Python, which .ci/fetch-debs caches): not part of make check.
+# sid's Python, which .ci/fetch-debs caches), on the host and inside each
+# user-mode-linux kernel of ADOPTERS_UML (5.10 and 6.1): not part of make
+# check, whose time they do not fit (docs/testing.md).
+ADOPTERS_UML ?= bullseye bookworm
 .PHONY: check-adopters
-check-adopters: all tests
-	tests/adopters-python.sh $(O)
+check-adopters: all
+	r=0; tests/adopters-python.sh $(O) || r=1; \
+	for s in $(ADOPTERS_UML); do \
+		k=$$(tests/uml-kernel.sh $$s) || { r=1; continue; }; \
+		UML=$$s tests/uml.sh tests/adopters-python.sh $(O) \
+			uml-$${k%% *} || r=1; \
+	done; exit $$r
 
 # musl: everything built with musl-gcc into $(O)/musl (tests/musl.sh), the
 # suite run natively and emulated.
