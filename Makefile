@@ -349,11 +349,13 @@ check-uml: all tests
 ADOPTERS_UML ?= bullseye bookworm
 .PHONY: check-adopters
 check-adopters: all
-	r=0; tests/adopters-python.sh $(O) || r=1; \
+	r=0 t=$$(date +%s); tests/adopters-python.sh $(O) || r=1; \
+	echo "# took $$(($$(date +%s) - t)) s"; \
 	for s in $(ADOPTERS_UML); do \
-		k=$$(tests/uml-kernel.sh $$s) || { r=1; continue; }; \
+		t=$$(date +%s); k=$$(tests/uml-kernel.sh $$s) || { r=1; continue; }; \
 		UML=$$s tests/uml.sh tests/adopters-python.sh $(O) \
 			uml-$${k%% *} || r=1; \
+		echo "# took $$(($$(date +%s) - t)) s, the guest's boot included"; \
 	done; exit $$r
 
 # musl: everything built with musl-gcc into $(O)/musl (tests/musl.sh), the

@@ -97,7 +97,7 @@ while IFS='|' read -r name args; do
 	# shim's run ended without naming one (a crash, a hang).
 	failed plain > "$tmp/plain.failed"
 	failed shim > "$tmp/shim.failed"
-	new=$(comm -13 "$tmp/plain.failed" "$tmp/shim.failed" | tr '\n' ' ')
+	new=$(comm -13 "$tmp/plain.failed" "$tmp/shim.failed" | paste -sd' ')
 	if [ -z "$new" ] && [ "$rs" -ne 0 ] &&
 		{ [ "$rp" -eq 0 ] || { counted plain && ! counted shim; }; }; then
 		new="the whole run (exit $rs)"
@@ -108,7 +108,7 @@ while IFS='|' read -r name args; do
 		fail=$((fail + 1))
 	else
 		note=
-		names=$(tr '\n' ' ' < "$tmp/plain.failed")
+		names=$(paste -sd' ' "$tmp/plain.failed")
 		[ "$rp" -ne 0 ] && note=" # fails plain too: ${names:-exit $rp}"
 		echo "ok $n - $name: plain $(summary plain $rp), shim $(summary shim $rs)$note"
 		pass=$((pass + 1))
