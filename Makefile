@@ -342,10 +342,11 @@ check-emulated: all tests
 	tests/run.sh $(O) emulated
 check-uml: all tests
 	tests/uml.sh tests/run.sh $(O) uml
-# CPython's pidfd cases, plain and with the shim (tests/adopters-python.sh;
-# sid's Python, which .ci/fetch-debs caches), on the host and inside each
-# user-mode-linux kernel of ADOPTERS_UML (5.10 and 6.1): not part of make
-# check, whose time they do not fit (docs/testing.md).
+# CPython's pidfd cases, plain and with the shim, native and emulated
+# (tests/adopters-python.sh; sid's Python, which .ci/fetch-debs caches),
+# on the host and inside each user-mode-linux kernel of ADOPTERS_UML (5.10
+# and 6.1): not part of make check, whose time they do not fit
+# (docs/testing.md).
 ADOPTERS_UML ?= bullseye bookworm
 .PHONY: check-adopters
 check-adopters: all

@@ -1,7 +1,9 @@
 #!/bin/sh
-# CPython's pidfd cases (Debian unstable's libpython3.14-testsuite),
-# plain and with the shim preloaded, on this kernel (make check-adopters
-# runs it on the host and inside user-mode-linux 5.10 and 6.1):
+# CPython's pidfd cases (Debian unstable's libpython3.14-testsuite) on
+# this kernel, three ways: plain, with the shim preloaded, and with the
+# shim on the library's emulation (LIBPIDFD_EMULATE=1). make
+# check-adopters runs it on the host and inside user-mode-linux 5.10 and
+# 6.1. The cases:
 #   test_posix's test_pidfd_open             os.pidfd_open
 #   test_signal's test_pidfd_send_signal     signal.pidfd_send_signal
 #   test_asyncio.test_subprocess's SubprocessPidfdWatcherTests and
@@ -14,8 +16,8 @@
 # the children the tests start from sys.executable run the same way (sid's
 # Python needs a newer glibc than the system's), and the shim is preloaded
 # through LD_PRELOAD, which they inherit. A test that passes plain and
-# fails with the shim fails the run; one that fails both ways is the
-# kernel's (or the guest's) and is named, not counted.
+# fails with the shim (either way) fails the run; one that fails plain
+# too is the kernel's (or the guest's) and is named, not counted.
 #   tests/adopters-python.sh BUILD [LABEL]
 # The last line is "# adopters-python-LABEL: N passed, N failed".
 set -u
@@ -55,10 +57,12 @@ if ! cp "$debs/python3.14-minimal/usr/bin/python3.14" "$python" ||
 fi
 
 # One case, one mode: its exit status; $tmp/MODE.out its output.
-run_one() { # mode preload case...
-	mode=$1 pre=$2
-	shift 2
-	(cd "$tmp" && LD_PRELOAD=$pre PYTHONHOME=$debs/libpython3.14-minimal/usr \
+run_one() { # mode case...
+	mode=$1 pre=$shim emulate=0
+	shift
+	case $mode in plain) pre= ;; emulated) emulate=1 ;; esac
+	(cd "$tmp" && LD_PRELOAD=$pre LIBPIDFD_EMULATE=$emulate \
+		PYTHONHOME=$debs/libpython3.14-minimal/usr \
 		PYTHONPATH=$tmp/path:$lib:$lib/lib-dynload \
 		timeout "${ADOPTERS_TIMEOUT:-600}" "$python" -m test -v "$@") \
 		> "$tmp/$mode.out" 2>&1
@@ -80,39 +84,50 @@ failed() { # mode
 	sed -n 's/^\(FAIL\|ERROR\): \(.*\)/\2/p' "$tmp/$1.out" | sort -u
 }
 
+# The tests that fail in this mode and not plain, or the whole run where
+# it ended without naming one (a crash, a hang) and plain did not.
+regressions() { # mode status plain-status
+	failed plain > "$tmp/plain.failed"
+	failed "$1" > "$tmp/$1.failed"
+	new=$(comm -13 "$tmp/plain.failed" "$tmp/$1.failed" | paste -sd' ')
+	if [ -z "$new" ] && [ "$2" -ne 0 ] &&
+		{ [ "$3" -eq 0 ] || { counted plain && ! counted "$1"; }; }; then
+		new="the whole run (exit $2)"
+	fi
+	echo "$new"
+}
+
 pass=0 fail=0 n=0
 echo "# python $(cat "$debs/python3.14-minimal.version") on $(uname -r)"
-printf '# %-44s %-18s %s\n' CASE PLAIN SHIM > "$tmp/table"
+printf '# %-44s %-16s %-16s %s\n' CASE PLAIN SHIM "SHIM EMULATED" > "$tmp/table"
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086 # the case's arguments, split
-	run_one plain "" $args
-	rp=$?
+	run_one plain $args
+	rc_plain=$?
 	# shellcheck disable=SC2086
-	run_one shim "$shim" $args
-	rs=$?
-	printf '# %-44s %-18s %s\n' "$name" "$(summary plain $rp)" \
-		"$(summary shim $rs)" >> "$tmp/table"
-	n=$((n + 1))
-	# Failed with the shim alone: by name, or the whole run where the
-	# shim's run ended without naming one (a crash, a hang).
-	failed plain > "$tmp/plain.failed"
-	failed shim > "$tmp/shim.failed"
-	new=$(comm -13 "$tmp/plain.failed" "$tmp/shim.failed" | paste -sd' ')
-	if [ -z "$new" ] && [ "$rs" -ne 0 ] &&
-		{ [ "$rp" -eq 0 ] || { counted plain && ! counted shim; }; }; then
-		new="the whole run (exit $rs)"
-	fi
-	if [ -n "$new" ]; then
-		echo "not ok $n - $name: passes plain, fails with the shim: $new"
-		tail -n 30 "$tmp/shim.out" | sed 's/^/#   /'
-		fail=$((fail + 1))
-	else
+	run_one shim $args
+	rc_shim=$?
+	# shellcheck disable=SC2086
+	run_one emulated $args
+	rc_emulated=$?
+	printf '# %-44s %-16s %-16s %s\n' "$name" "$(summary plain "$rc_plain")" \
+		"$(summary shim "$rc_shim")" "$(summary emulated "$rc_emulated")" >> "$tmp/table"
+	for m in "shim $rc_shim" "emulated $rc_emulated"; do
+		mode=${m% *} rc=${m#* }
+		n=$((n + 1))
+		new=$(regressions "$mode" "$rc" "$rc_plain")
+		if [ -n "$new" ]; then
+			echo "not ok $n - $name, $mode: passes plain, fails with the shim: $new"
+			tail -n 30 "$tmp/$mode.out" | sed 's/^/#   /'
+			fail=$((fail + 1))
+			continue
+		fi
 		note=
 		names=$(paste -sd' ' "$tmp/plain.failed")
-		[ "$rp" -ne 0 ] && note=" # fails plain too: ${names:-exit $rp}"
-		echo "ok $n - $name: plain $(summary plain $rp), shim $(summary shim $rs)$note"
+		[ "$rc_plain" -ne 0 ] && note=" # fails plain too: ${names:-exit $rc_plain}"
+		echo "ok $n - $name, $mode: plain $(summary plain "$rc_plain"), $mode $(summary "$mode" "$rc")$note"
 		pass=$((pass + 1))
-	fi
+	done
 done <<CASES
 os.pidfd_open (test_posix)|test_posix -m test_pidfd_open
 signal.pidfd_send_signal (test_signal)|test_signal -m test_pidfd_send_signal
