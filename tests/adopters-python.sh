@@ -97,6 +97,15 @@ regressions() { # mode status plain-status
 	echo "$new"
 }
 
+# Python runs here at all, or every case would fail plain and count for
+# nothing.
+if ! out=$(cd "$tmp" && PYTHONHOME=$debs/libpython3.14-minimal/usr \
+	PYTHONPATH=$lib:$lib/lib-dynload "$python" -c 'import asyncio, test' 2>&1); then
+	echo "# $label: not run, python3.14 does not start here:"
+	echo "$out" | tail -n 5 | sed 's/^/#   /'
+	exit 1
+fi
+
 pass=0 fail=0 n=0
 echo "# python $(cat "$debs/python3.14-minimal.version") on $(uname -r)"
 printf '# %-44s %-16s %-16s %s\n' CASE PLAIN SHIM "SHIM EMULATED" > "$tmp/table"
