@@ -232,8 +232,8 @@ static long info_unreadable(int fd)
 	return r == -EINVAL ? -EFAULT : r;
 }
 
-/* A kernel with the newest layout answers the program as it stands. */
-static bool info_is_the_kernels(void)
+/* A kernel with the newest layout answers every request as it stands. */
+static bool info_layout_is_the_kernels(void)
 {
 	struct lpfd_kernel_info k;
 
@@ -244,33 +244,74 @@ static bool info_is_the_kernels(void)
 }
 
 /*
- * PIDFD_GET_INFO of any size through the library, which takes valid
- * pointers: the program's struct is read and written here only by the
- * careful copies of src/user.c, so a bad one, or one another thread unmaps
- * meanwhile, is EFAULT as in the kernel, never a crash. The library
- * answers ENOTTY only for a file that is not a pidfd, which the real ioctl
- * then answers for itself. A sentinel is no file descriptor to ioctl().
+ * An older kernel's answer is the newest kernel's unless the request asks
+ * for PIDFD_INFO_SUPPORTED_MASK, which kernels before 6.19 drop and 6.19
+ * and 7.0 put where 7.1 has coredump_code.
+ */
+static bool info_answer_is_the_kernels(uint64_t req)
+{
+	return lpfd_surely_native(LPFD_FEAT_GET_INFO) &&
+	       !(req & PIDFD_INFO_SUPPORTED_MASK);
+}
+
+/*
+ * The kernel's own ioctl on the program's struct, which gives EFAULT for
+ * a bad one itself; only an older kernel's errno is brought to the
+ * newest's.
+ */
+static long info_by_kernel(int fd, unsigned int cmd, void *arg)
+{
+	int r = lpfd_sys_ioctl(fd, cmd, arg);
+
+	return r < 0 ? lpfd_info_newest_errno(fd, r) : r;
+}
+
+/*
+ * The library's answer, where the kernel's needs mending or there is no
+ * ioctl: made on the stack and written to the program's struct only by
+ * the careful copy of src/user.c, so that a struct another thread unmaps
+ * meanwhile is EFAULT as in the kernel, never a crash.
+ */
+static long info_by_library(pid_t tid, int fd, unsigned int cmd, void *arg,
+			    uint64_t req)
+{
+	struct libpidfd_info a = { .mask = req };
+	size_t size = _IOC_SIZE(cmd);
+	size_t n = size < sizeof(a) ? size : sizeof(a);
+	long r = lpfd_get_info(fd, &a, n);
+
+	if (r == 0)
+		r = lpfd_user_write(tid, arg, size, &a, n);
+	return r;
+}
+
+/*
+ * PIDFD_GET_INFO of any size. With the newest layout the kernel answers
+ * the program's ioctl untouched. Before it, the request is read by the
+ * careful copy of src/user.c (a bad pointer is EFAULT, never a crash),
+ * and the kernel answers the program's ioctl itself wherever its answer
+ * is the newest kernel's. The library answers ENOTTY only for a file that
+ * is not a pidfd, which the real ioctl then answers for itself. A
+ * sentinel is no file descriptor to ioctl().
  */
 static long info_ioctl(int fd, unsigned int cmd, void *arg)
 {
-	struct libpidfd_info a = { 0 };
-	size_t size = _IOC_SIZE(cmd);
-	size_t n = size < sizeof(a) ? size : sizeof(a);
+	uint64_t req;
 	pid_t tid;
 	long r;
 
-	if (fd < 0 || info_is_the_kernels())
+	if (fd < 0 || info_layout_is_the_kernels())
 		return COMPAT_REAL;
 	if (!arg || (cmd & ~CMD_SIZE_MASK) != INFO_CMD_RW ||
-	    size < PIDFD_INFO_SIZE_VER0)
+	    _IOC_SIZE(cmd) < PIDFD_INFO_SIZE_VER0)
 		return info_malformed(fd, cmd);
 	tid = lpfd_sys_gettid();
-	if (lpfd_user_read(tid, &a.mask, arg, sizeof(a.mask)) < 0)
+	if (lpfd_user_read(tid, &req, arg, sizeof(req)) < 0)
 		r = info_unreadable(fd);
+	else if (info_answer_is_the_kernels(req))
+		r = info_by_kernel(fd, cmd, arg);
 	else
-		r = lpfd_get_info(fd, &a, n);
-	if (r == 0)
-		r = lpfd_user_write(tid, arg, size, &a, n);
+		r = info_by_library(tid, fd, cmd, arg, req);
 	return r == -ENOTTY ? COMPAT_REAL : r;
 }
 

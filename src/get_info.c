@@ -30,7 +30,7 @@ static unsigned long info_cmd(size_t size)
  * ESRCH covers both a reaped process and, before the kernel said EREMOTE,
  * one outside our pid namespace; the fdinfo tells which.
  */
-static int newest_errno(int pidfd, int err)
+int lpfd_info_newest_errno(int pidfd, int err)
 {
 	struct lpfd_fdinfo fi;
 
@@ -54,7 +54,7 @@ static int get_info_native_fd(int pidfd, struct libpidfd_info *info,
 	int r = lpfd_sys_ioctl(pidfd, info_cmd(size), info);
 
 	if (r < 0)
-		return newest_errno(pidfd, r);
+		return lpfd_info_newest_errno(pidfd, r);
 	lpfd_kernel_info(&k);
 	if (k.size < PIDFD_INFO_SIZE_VER3)
 		lpfd_info_to_newest(info, size, req, k.size);

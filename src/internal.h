@@ -286,6 +286,8 @@ pid_t lpfd_not_a_pidfd_is_ebadf(int r);
 
 /* libpidfd_get_info() without the errno conversion (src/get_info.c). */
 int lpfd_get_info(int pidfd, struct libpidfd_info *info, size_t size);
+/* The newest kernel's errno for a PIDFD_GET_INFO that failed with err. */
+int lpfd_info_newest_errno(int pidfd, int err);
 /* The same for a struct of the library's own: its request read as it stands. */
 int lpfd_get_info_own(int pidfd, struct libpidfd_info *info, size_t size);
 /*
