@@ -304,6 +304,9 @@ done
 # Once, needing no kernel: manual pages (lint, sections, one per public
 # function) and the package (make install-check).
 run_mode "$here/static.sh" "$build"
+# And the tests that test no kernel (tests/tap.sh's once_tests), which
+# every other run and guest leaves out.
+run_mode env RUN_ONCE=1 RUN_LABEL="once-$host" "$here/run.sh" "$build" native
 
 # i386: the whole build as 32-bit programs on this kernel, in both modes:
 # the kernel's compat paths, and the shim under __ioctl_time64

@@ -48,15 +48,7 @@ test-efault:shim_get_info_bad_struct_is_efault	loads the shim, a shared library:
 test-efault:shim_get_info_reads_before_and_writes_after_the_work	loads the shim, a shared library: $static_reason
 test-user-memory:memory_unmapped_during_the_call_is_efault	loads the shim, a shared library: $static_reason
 test-user-memory:memory_unmapped_during_the_call_is_efault_through_a_pipe	loads the shim, a shared library: $static_reason
-test-header	builds the library with the host's clang and make, which the guest has not
-test-cli-docs:completion_agrees_with_help	runs the bash completion script in bash, which the guest (busybox) has not
-test-cli-docs:completion_of_commands_fields_signals	runs the bash completion script in bash, which the guest (busybox) has not
-test-cli-docs:completion_of_values_after_equals	runs the bash completion script in bash, which the guest (busybox) has not
-test-cli-docs:completion_of_signals_any_case	runs the bash completion script in bash, which the guest (busybox) has not
-test-cli-docs:completion_after_all_offers_no_process	runs the bash completion script in bash, which the guest (busybox) has not
-test-cli-docs:completion_of_user_lists	runs the bash completion script in bash, which the guest (busybox) has not
 test-cli-select:info_selects_by_full_arguments_as_pgrep	runs /bin/sleep under another argv[0], which the guest's sleep (busybox, an applet chosen by argv[0]) refuses
-test-cli-docs:manual_json_shapes_keep_their_quotes	renders pidfd.1 with groff, which the guest has not
 test-cli-columns:columns_as_ps_shows_them	compares the tool with procps's ps, which the guest (busybox) has not
 test-cli-columns:sort_as_ps_sorts	compares the tool with procps's ps, which the guest (busybox) has not
 test-cli-columns:forest_as_ps_draws_it	compares the tool with procps's ps, which the guest (busybox) has not
@@ -79,6 +71,7 @@ test_names() { # binary
 run_binary() { # run label, binary path
 	name=$(basename "$2")
 	[ -n "$(reason "$name")" ] && return
+	is_once "$name" && return
 	if ! echo "$cannot_run" | grep -q "^$name:"; then
 		tap_start
 		"$2" > "$log" 2>&1
@@ -97,6 +90,7 @@ if [ "$inside" -eq 1 ]; then
 	# What the kernel has, for tests/uml-features.sh.
 	"$out/pidfd" features
 	echo "$cannot_run" | sed -n 's/^\([^	]*\)	\(.*\)/# not run on arm64: \1: \2/p'
+	echo "# not run on arm64: $once_tests: no kernel in them, make check runs them once"
 	for mode in native emulated; do
 		export TEST_MODE=$mode
 		run=$label

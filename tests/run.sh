@@ -10,6 +10,9 @@ set -u
 build=${1:?build dir}
 mode=${2:?mode}
 # RUN_LABEL names the run in the output (asan-native, say); TEST_MODE stays.
+# RUN_TESTS names the only tests to run, RUN_SKIP tests to leave out;
+# RUN_ONCE=1 runs only those that test no kernel (tap.sh's once_tests),
+# which every other run leaves out.
 label=${RUN_LABEL:-$mode}
 # The harness sets LIBPIDFD_EMULATE from TEST_MODE.
 export TEST_MODE="$mode"
@@ -26,6 +29,13 @@ for src in "$here"/test-*.c; do
 	# RUN_TESTS, if set, names the only tests to run; RUN_SKIP, tests
 	# this run leaves out (said in its output).
 	case " ${RUN_TESTS:-$name} " in *" $name "*) ;; *) continue ;; esac
+	# RUN_ONCE=1: the kernel-independent tests (tap.sh) alone.
+	if [ -n "${RUN_ONCE:-}" ]; then
+		is_once "$name" || continue
+	elif is_once "$name" && [ -z "${RUN_TESTS:-}" ]; then
+		echo "# [$label] $name: left out: no kernel in it, make check runs it once"
+		continue
+	fi
 	case " ${RUN_SKIP:-} " in *" $name "*)
 		echo "# [$label] $name: left out of this run (RUN_SKIP)"
 		continue ;;

@@ -5,6 +5,16 @@ passed=0
 failed=0
 skipped=0
 
+# Tests of text and builds, not of the kernel (the library built with
+# clang; the manual, --help and the bash completion agreeing): make check
+# runs them once (RUN_ONCE=1 tests/run.sh), every other run and guest
+# leaves them out, saying so.
+once_tests="test-header test-cli-docs"
+is_once() { # binary name
+	case " $once_tests " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 # tap_start: before a binary runs, so that tap_count can say how long it
 # took (what make check's time goes to, in every run's log).
 tap_start() {
