@@ -56,10 +56,10 @@ static const unsigned long long info_bits[] = {
 SA_LAYOUT(libpidfd_info);
 
 /*
- * struct pidfd_info: the header's own (88 bytes) where no system header can
- * declare one (HEADER_OWN_INFO, from tests/header.sh), else the system's,
- * once one of its headers came (HEADER_INFO_SIZE), with PIDFD_GET_INFO
- * sized by it.
+ * struct pidfd_info: the header's own (the newest layout, SA_LAYOUT above)
+ * where no system header can declare one (HEADER_OWN_INFO, from
+ * tests/header.sh), else the system's, once one of its headers came
+ * (HEADER_INFO_SIZE), with PIDFD_GET_INFO sized by it.
  */
 /* The generic encoding where no kernel header came (musl's own set). */
 #ifndef _IOC_SIZE
@@ -70,7 +70,7 @@ SA_LAYOUT(libpidfd_info);
 #endif
 #ifdef LIBPIDFD_OWN_PIDFD_INFO
 SA_LAYOUT(pidfd_info);
-SA(_IOC_SIZE(PIDFD_GET_INFO) == 88, "ioctl size");
+SA(_IOC_SIZE(PIDFD_GET_INFO) == sizeof(struct pidfd_info), "ioctl size");
 #elif defined(HEADER_INFO_SIZE)
 SA(sizeof(struct pidfd_info) == HEADER_INFO_SIZE, "the system's size");
 SA(_IOC_SIZE(PIDFD_GET_INFO) == HEADER_INFO_SIZE, "the system's ioctl size");

@@ -56,7 +56,7 @@ singles="linux/pidfd.h sys/pidfd.h sys/wait.h signal.h linux/fcntl.h fcntl.h"
 clashing="linux/pidfd.h sys/pidfd.h linux/fcntl.h fcntl.h"
 
 # The stand-ins' headers: Linux 6.13's <linux/pidfd.h>, cut to what
-# matters (the 64-byte struct), and a future one: the 88-byte struct and
+# matters (the 64-byte struct), and a future one: the newest struct and
 # names the library lacks. Each with its <linux/version.h>.
 standins() {
 mkdir -p "$tmp/linux-6.13/linux"
@@ -125,11 +125,16 @@ set_flags() {
 	esac
 }
 
+# The size of the newest struct pidfd_info, the header's: the future
+# kernel header's struct has its members.
+next_size=$("$here/scripts/info-members.sh" | awk '{ n += substr($1, 4) / 8 } END { print n }')
+
 # The size of struct pidfd_info that a system header of a set declares
-# (0: none, and <libpidfd.h> declares its own, of 88 bytes).
+# (0: none, and <libpidfd.h> declares its own, of $next_size bytes).
 info_size() { # set header
 	case $1:$2 in
-	sid*:linux/pidfd.h|linux-next:linux/pidfd.h) echo 88 ;;
+	sid*:linux/pidfd.h) echo 88 ;;
+	linux-next:linux/pidfd.h) echo "$next_size" ;;
 	linux-6.13:linux/pidfd.h) echo 64 ;;
 	sid-glibc:sys/pidfd.h) echo 72 ;;
 	bookworm:*|trixie*:*) echo 0 ;;
@@ -181,9 +186,10 @@ write_order() { # file pos headers...
 		[ "$h" = - ] && break
 		echo "#include <$h>"
 		# The size of struct pidfd_info that this system header
-		# declares (none: <libpidfd.h> declares its own, 88 bytes).
+		# declares (none: <libpidfd.h> declares its own, the newest).
 		case $set:$h in
-		sid*:linux/pidfd.h|linux-next:linux/pidfd.h) size=88 ;;
+		sid*:linux/pidfd.h) size=88 ;;
+		linux-next:linux/pidfd.h) size=$next_size ;;
 		linux-6.13:linux/pidfd.h) size=64 ;;
 		sid-glibc:sys/pidfd.h) size=72 ;;
 		esac

@@ -141,9 +141,11 @@ TEST(without_proc_exactly_the_native_paths_answer)
 }
 
 /*
- * A kernel that writes the newest layout (88 bytes, 7.1 on) gives through
- * the library exactly what it gives through the ioctl, which is what the
- * layout translation's unit tests (tests/test-layout.c) expect of it.
+ * A kernel that writes the 88-byte layout (7.1 on) gives through the
+ * library exactly what it gives through the ioctl, which is what the
+ * layout translation's unit tests (tests/test-layout.c) expect of it. The
+ * structs may be larger (a field newer than the kernel): both calls leave
+ * those bytes zero.
  */
 TEST(native_info_is_the_kernels_in_the_newest_layout)
 {
@@ -168,7 +170,7 @@ TEST(native_info_is_the_kernels_in_the_newest_layout)
 		close(fd);
 		return;
 	}
-	ASSERT_EQ(sizeof(raw), PIDFD_INFO_SIZE_VER3);
+	ASSERT_GE(sizeof(raw), PIDFD_INFO_SIZE_VER3);
 	fd = libpidfd_open(getpid(), 0);
 	ASSERT_GE(fd, 0);
 	memset(&raw, 0, sizeof(raw));
