@@ -46,14 +46,18 @@ KERNEL_BLOCK = CC="$(CC)" scripts/kernel-bits.sh
 # The copies of the lists written for compilers and readers, generated
 # the same way: the user's compile-time view of struct pidfd_info, the
 # struct as the kernel's header has it in the tests that know only the
-# kernel, and the manual's table of LIBPIDFD_KERNEL_* bits.
+# kernel, the manual's table of LIBPIDFD_KERNEL_* bits and the docs' table
+# of the features of each kernel the tests run on.
 INFO_BLOCK = CC="$(CC)" scripts/info-layout.sh
 MEMBERS = scripts/info-members.sh
 KERNEL_TABLE = CC="$(CC)" scripts/kernel-table.sh
+# The table of which kernel has which feature in docs/testing.md.
+DOCS_TABLE = CC="$(CC)" scripts/kernel-docs-table.sh
 # $(call block,[--check]): each block, its source, the file it is in.
 block = $(VERSION_BLOCK) | scripts/header-block.sh $(1) VERSION include/libpidfd.h && \
 	$(KERNEL_BLOCK) | scripts/header-block.sh $(1) KERNEL include/libpidfd.h && \
 	$(KERNEL_TABLE) | scripts/header-block.sh $(1) KERNEL man/libpidfd_features.3 && \
+	$(DOCS_TABLE) | scripts/header-block.sh $(1) FEATURES docs/testing.md && \
 	$(INFO_BLOCK) | scripts/header-block.sh $(1) INFO tests/header-use.h && \
 	$(MEMBERS) 0 64 | scripts/header-block.sh $(1) INFO_V0 tests/compat/kapi.c && \
 	$(MEMBERS) 64 | scripts/header-block.sh $(1) INFO_NEWER tests/compat/kapi.c
