@@ -2,8 +2,9 @@
 /*
  * Every copy of the library's lists has every entry: the operations and
  * the kernel features of include/internal/feature_list.h in the man
- * page, in the docs' tables of what each kernel does and in the recorded `pidfd features` of
- * each user-mode-linux kernel (tests/kernels/); the PIDFD_INFO_* bits of
+ * page, in the docs' tables of what each kernel does and in the recorded
+ * `pidfd features` of each kernel the tests run on (tests/kernels/, one
+ * record per kernel version); the PIDFD_INFO_* bits of
  * the public header in the list and in libpidfd_get_info(3). What the code makes from
  * the lists is generated, or static-asserted against the public header
  * (src/features.c); these are the copies written for readers, which a new
@@ -181,6 +182,24 @@ static bool newer_than_record(const char *since, const char *rec)
 	return version_number(since) > version_number(v + strlen(": Linux "));
 }
 
+/*
+ * A record is named after its kernel's version, MAJOR.MINOR: one per
+ * kernel, whichever guests run it (tests/uml-features.sh finds it so).
+ */
+static void expect_named_by_version(const char *path, const char *rec)
+{
+	const char *v = strstr(rec, ": Linux ");
+	unsigned int major, minor;
+	char want[64];
+
+	ASSERT_TRUE(v != NULL);
+	ASSERT_EQ(sscanf(v, ": Linux %u.%u", &major, &minor), 2);
+	snprintf(want, sizeof(want), "tests/kernels/%u.%u.features", major, minor);
+	if (strcmp(path, want) != 0)
+		FAIL("%s records Linux %u.%u: its name is %s", path, major,
+		     minor, want);
+}
+
 /* Each kernel's record (tests/uml-features.sh --record rewrites one). */
 TEST(every_kernel_record_has_every_operation_and_feature)
 {
@@ -189,6 +208,8 @@ TEST(every_kernel_record_has_every_operation_and_feature)
 	ASSERT_EQ(glob("tests/kernels/*.features", 0, NULL, &g), 0);
 	for (size_t k = 0; k < g.gl_pathc; k++) {
 		char *rec = util_read_text(g.gl_pathv[k]), want[96];
+
+		expect_named_by_version(g.gl_pathv[k], rec);
 
 		for (size_t i = 0; i < lpfd_array_size(operations); i++) {
 			snprintf(want, sizeof(want), "\n%-17s ", operations[i]);

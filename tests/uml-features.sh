@@ -2,11 +2,13 @@
 # What a guest kernel has, against what it had when recorded:
 #   tests/uml-features.sh BUILD_DIR SUITE LINUX_UML
 # boots a user-mode-linux kernel, runs `pidfd features` and compares the
-# kernel's half of the answer with tests/kernels/SUITE.features;
+# kernel's half of the answer with the record of its kernel version,
+# tests/kernels/MAJOR.MINOR.features (one per kernel, whichever guests
+# run it: the same kernel says the same under UML, x86_64 and arm64);
 #   tests/uml-features.sh --log LOG NAME KIND
 # does the same with a guest's console log that holds the tool's answer
-# (tests/check.sh's qemu-system guests print it before their tests), for
-# tests/kernels/NAME.features, KIND naming the guest in what it says.
+# (tests/check.sh's qemu-system guests print it before their tests), NAME
+# and KIND naming the guest in what it says.
 # A new upload of the suite's
 # package (sid moves often) fails nothing: this says exactly what is new,
 # and the tests, which follow the library's probe table, adapt. Prints
@@ -23,7 +25,6 @@ if [ -n "$log" ]; then
 else
 	build=${1:?build dir} suite=${2:?suite} bin=${3:?linux.uml} kind=uml
 fi
-known="$here/kernels/$suite.features"
 out=$(mktemp "${TMPDIR:-/tmp}/libpidfd-features.XXXXXX")
 trap 'rm -f "$out" "$out.new" "$out.new.k"' EXIT
 
@@ -33,7 +34,9 @@ if [ -n "$log" ]; then
 else
 	UML=$bin "$here/uml.sh" sh -c "LD_LIBRARY_PATH=$build $build/pidfd features" > "$out" 2>&1
 fi
-uname=$(sed -n 's/^# uname: //p' "$out")
+uname=$(sed -n 's/^# uname: //p' "$out" | head -n 1)
+# Its record: the kernel's MAJOR.MINOR.
+known="$here/kernels/$(echo "$uname" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p').features"
 # The tool's own lines: from its header to its last line.
 sed -n '/^OPERATION/,/^emulation forced/p' "$out" > "$out.new"
 if ! [ -s "$out.new" ]; then
