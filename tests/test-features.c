@@ -85,6 +85,21 @@ static uint64_t supported_mask(void)
 		info.coredump_code | (uint64_t)info.coredump_pad << 32;
 }
 
+/*
+ * A feature that brings a PIDFD_INFO_* bit and has no check of its own
+ * above: the kernel lists the bit in its supported mask (Linux 6.19 on,
+ * older than any such feature). So a new field's feature needs no line
+ * here.
+ */
+static void info_bits_from_the_mask(int want[], uint64_t sup)
+{
+#define INFO_BIT(NAME, feat, emulated, last)                                   \
+	if (want[LPFD_FEAT_##feat] < 0)                                        \
+		want[LPFD_FEAT_##feat] = (sup & PIDFD_INFO_##NAME) != 0;
+	LPFD_INFO_BITS(INFO_BIT)
+#undef INFO_BIT
+}
+
 /* A child, exited and reaped: does the kernel still tell its status? */
 static bool exit_after_reap(void)
 {
@@ -155,6 +170,7 @@ TEST(every_kernel_bit_is_what_the_kernel_says)
 	want[LPFD_FEAT_INFO_CODE] = (sup & PIDFD_INFO_COREDUMP_CODE) != 0;
 	want[LPFD_FEAT_OPENAT2] = openat2_stays_on_mount();
 	want[LPFD_FEAT_CLOSE_RANGE] = sys(SYS_close_range, ~0U, ~0U, 0, 0) == 0;
+	info_bits_from_the_mask(want, sup);
 	/*
 	 * Under a kernel personality (a seccomp filter playing an older
 	 * kernel, TEST_PERSONALITY) a reaped child still shows this kernel's
