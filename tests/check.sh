@@ -122,22 +122,20 @@ san_reports() { # label [log dir]
 # ASan's reports also go to files (log_path), read after the run: the
 # tool closes its stderr before it exits, as util-linux's tools do, so
 # LeakSanitizer's report on it would reach no one, and its exit status
-# alone failed the test, with no word why. (Only ASan's: the UBSan runs
-# are inside user-mode-linux guests.)
+# alone failed the test, with no word why. (The UBSan runs are inside
+# user-mode-linux guests: uml_runs, below.)
 sanitized() {
-	label=$1 dir=$2 flags=$3 logs=
+	label=$1 dir=$2 flags=$3
 	shift 3
 	if ! ${MAKE:-make} -s O="$dir" SANFLAGS="$flags" all tests; then
 		echo "# $label: build failed" | tee -a "$summary"
 		total_f=$((total_f + 1))
 		return
 	fi
-	case $label in asan-*)
-		logs=$dir/san-logs/$label
-		rm -rf "$logs"
-		mkdir -p "$logs"
-		chmod 1777 "$logs" ;; # the tests run programs as nobody too
-	esac
+	logs=$dir/san-logs/$label
+	rm -rf "$logs"
+	mkdir -p "$logs"
+	chmod 1777 "$logs" # the tests run programs as nobody too
 	ASAN_OPTIONS="$ASAN_OPTIONS${logs:+:log_path=$logs/report}" run_mode "$@"
 	san_reports "$label" "$logs"
 }
@@ -170,13 +168,24 @@ for suite in ${CHECK_UML_SUITES-bullseye bookworm trixie sid}; do
 done
 # Every system call of a user-mode-linux guest is a round trip through the
 # host's ptrace: the guest's tests get three times the host's time.
+# They run the suite built with UBSan (ASan cannot run there: see the
+# sanitizers above): every test inside each kernel, and undefined
+# behaviour caught on the paths that only old kernels take. The plain
+# build runs on this kernel and inside the qemu guests.
 uml_runs() {
+	[ -n "$umls" ] || return 0
+	if ! ${MAKE:-make} -s O="$build/ubsan" SANFLAGS="$ubsan" all tests; then
+		echo "# ubsan: build failed" | tee -a "$summary"
+		total_f=$((total_f + 1))
+		return
+	fi
 	for k in $umls; do
 		suite=${k%%:*} label=${k#*:} bin=${k##*:}
 		label=${label%%:*}
 		run_mode env UML="$bin" "$here/uml.sh" \
-			env TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \
-			RUN_LABEL="uml-$label" "$here/run.sh" "$build" uml
+			env TEST_TIMEOUT_SCALE=$((5 * ${TEST_TIMEOUT_SCALE:-1})) \
+			RUN_LABEL="uml-$label-ubsan" "$here/run.sh" "$build/ubsan" uml
+		san_reports "uml-$label-ubsan"
 		"$here/uml-features.sh" "$build" "$suite" "$bin" | tee -a "$summary"
 		[ -n "$adopters" ] && adopters_run env UML="$bin" "$here/uml.sh" \
 			"$here/adopters.sh" "$build" "uml-$label"
@@ -232,26 +241,8 @@ for guest in ${CHECK_ARM64_GUESTS-trixie-arm64 trixie-backports-arm64}; do
 done
 }
 
-# UBSan under the user-mode-linux kernels but trixie's: the oldest (5.10,
-# where the emulation is the default), Debian 12's and the newest. (ASan
-# cannot run there: see the sanitizers below.) The fault sweeps and the
-# mount matrix, minutes each inside a guest, are left out of these runs:
-# they run in every guest above, and under ASan+UBSan on this kernel.
-ubsan_uml_skip="test-fault-sweep test-fault-sweep-shim test-mount-attack"
-ubsan_uml_runs() {
-	for k in $umls; do
-		suite=${k%%:*} label=${k#*:} bin=${k##*:}
-		label=${label%%:*}
-		[ "$suite" = trixie ] && continue
-		sanitized "ubsan-uml-$label" "$build/ubsan" "$ubsan" \
-			env UML="$bin" "$here/uml.sh" env TEST_TIMEOUT_SCALE=5 \
-			RUN_SKIP="$ubsan_uml_skip" RUN_LABEL="ubsan-uml-$label" \
-			"$here/run.sh" "$build/ubsan" uml
-	done
-}
-
-# The user-mode-linux guests, one after another, then UBSan inside them,
-# in a lane of their own: a user-mode-linux guest is one process on one
+# The user-mode-linux guests, one after another, in a lane of their
+# own: a user-mode-linux guest is one process on one
 # CPU, so on a machine of two CPUs or more it runs beside the host's runs
 # below. Its output is kept and said once the host's runs are done.
 # CHECK_JOBS=1 runs it first. The qemu guests come after both (below).
@@ -259,7 +250,6 @@ guest_lane() {
 	summary=$lane total_p=0 total_f=0 total_s=0 rc=0
 	: > "$summary"
 	uml_runs
-	[ -n "${CHECK_KERNELS_ONLY:-}${CHECK_QEMU_ONLY:-}" ] || ubsan_uml_runs
 	echo "$total_p $total_f $total_s $rc" > "$lane.totals"
 }
 if [ "${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}" -gt 1 ]; then
