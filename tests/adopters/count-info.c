@@ -16,13 +16,12 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* The C library's own prototype of ioctl(): glibc's, else musl's. */
+/* The request as the C library declares it: glibc's, else musl's. */
 #ifdef __GLIBC__
 typedef unsigned long ioctl_req;
 #else
 typedef int ioctl_req;
 #endif
-typedef int (*ioctl_fn)(int, ioctl_req, ...);
 
 static void note(int r)
 {
@@ -41,7 +40,7 @@ static void note(int r)
 
 int ioctl(int fd, ioctl_req request, ...)
 {
-	static ioctl_fn next;
+	static __typeof__(ioctl) *next;
 	va_list ap;
 	void *arg;
 	int r;
@@ -50,7 +49,7 @@ int ioctl(int fd, ioctl_req request, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	if (!next)
-		next = (ioctl_fn)dlsym(RTLD_NEXT, "ioctl");
+		next = (__typeof__(ioctl) *)dlsym(RTLD_NEXT, "ioctl");
 	r = next(fd, request, arg);
 	/* PIDFD_GET_INFO: type 0xFF, number 11, bits 8-15 and 0-7 on
 	 * every architecture (musl has no _IOC_TYPE without the kernel's
