@@ -105,10 +105,7 @@ static void check_gone_or(const char *what, int i, long r, long ok, int err)
 
 static void calls_on(int fd, int i)
 {
-	/* Mapped in the targets too: they are forks of this process. */
-	static char page[4096] __attribute__((aligned(4096)));
 	struct pidfd_info info = { .mask = PIDFD_INFO_CGROUPID };
-	struct iovec iov = { .iov_base = page, .iov_len = sizeof(page) };
 	siginfo_t si;
 	long r;
 
@@ -143,7 +140,7 @@ static void calls_on(int fd, int i)
 	r = libpidfd_waitid(fd, &si, WEXITED | WNOHANG | WNOWAIT, NULL);
 	if (!(r == 0 || (r == -1 && errno == ECHILD)))
 		wrong("waitid", i, r, errno);
-	r = libpidfd_process_madvise(fd, &iov, 1, MADV_COLD, 0);
+	r = util_madvise_page(fd, MADV_COLD, 0);
 	if (!(r >= 0 || (r == -1 && errno == ESRCH)))
 		wrong("process_madvise", i, r, errno);
 }

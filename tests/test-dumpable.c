@@ -45,11 +45,7 @@ enum { ABOUT_SELF, ABOUT_OTHER };
 /* Call i, and whom it is about. */
 static long call(int i, struct pidfd_info *info, int *about)
 {
-	static char page[4096] __attribute__((aligned(4096)));
-	struct iovec iov = { page, sizeof(page) };
-	struct libpidfd_features f;
 	siginfo_t si;
-	long r;
 
 	*about = ABOUT_SELF;
 	info->mask = PIDFD_INFO_CGROUPID | PIDFD_INFO_COREDUMP |
@@ -60,14 +56,11 @@ static long call(int i, struct pidfd_info *info, int *about)
 	case 2: return util_fd_answer(libpidfd_get_namespace(F.self, PIDFD_GET_UTS_NAMESPACE));
 	case 3: return libpidfd_send_signal(F.self, 0, NULL, 0);
 	case 4: return util_fd_answer(libpidfd_getfd(F.self, F.pipe, 0));
-	case 5: return libpidfd_process_madvise(F.self, &iov, 1, MADV_WILLNEED, 0);
+	case 5: return util_madvise_page(F.self, MADV_WILLNEED, 0);
 	case 6: return libpidfd_process_mrelease(F.self, 0);
 	case 7: return libpidfd_waitid(F.self, &si, WEXITED | WNOHANG, NULL);
 	case 8: return util_fd_answer(libpidfd_open(getpid(), 0));
-	case 9:
-		r = libpidfd_features(&f, sizeof(f));
-		memcpy(info, &f, sizeof(f) < sizeof(*info) ? sizeof(f) : sizeof(*info));
-		return r;
+	case 9: return util_features_answer(info);
 	case 10: return libpidfd_get_info(PIDFD_SELF_PROCESS, info, sizeof(*info));
 	case 11: return libpidfd_get_info(F.closed, info, sizeof(*info));
 	case 12: return libpidfd_get_info(F.pipe, info, sizeof(*info));

@@ -174,8 +174,6 @@ static long proc_open_status(int fd, const char *kind)
  */
 static int call(enum fn f, enum kind k)
 {
-	static char page[4096] __attribute__((aligned(4096)));
-	struct iovec iov = { .iov_base = page, .iov_len = sizeof(page) };
 	struct pidfd_info info = { .mask = PIDFD_INFO_CREDS };
 	siginfo_t si;
 	char link[64];
@@ -201,7 +199,7 @@ static int call(enum fn f, enum kind k)
 		r = libpidfd_getfd(fd, 0, 0);
 		break;
 	case C_MADVISE:
-		r = libpidfd_process_madvise(fd, &iov, 1, MADV_COLD, 0);
+		r = util_madvise_page(fd, MADV_COLD, 0);
 		break;
 	case C_MRELEASE:
 		r = libpidfd_process_mrelease(fd, 0);
@@ -363,8 +361,6 @@ TEST(errno_table_open)
  */
 static int call_flags(int fd, int f, unsigned int flags)
 {
-	static char page[4096] __attribute__((aligned(4096)));
-	struct iovec iov = { page, sizeof(page) };
 	siginfo_t si;
 	long r;
 
@@ -372,7 +368,7 @@ static int call_flags(int fd, int f, unsigned int flags)
 	switch (f) {
 	case C_SEND_SIGNAL: r = libpidfd_send_signal(fd, 0, NULL, flags); break;
 	case C_GETFD: r = libpidfd_getfd(fd, 0, flags); break;
-	case C_MADVISE: r = libpidfd_process_madvise(fd, &iov, 1, MADV_COLD, flags); break;
+	case C_MADVISE: r = util_madvise_page(fd, MADV_COLD, flags); break;
 	case C_MRELEASE: r = libpidfd_process_mrelease(fd, flags); break;
 	default: r = libpidfd_waitid(fd, &si, (int)flags, NULL); break;
 	}

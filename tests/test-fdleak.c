@@ -130,10 +130,7 @@ CALL(ns_bad_cmd, libpidfd_get_namespace(F.live, 0x12345))
 
 static long madvise_on(int fd, int advice)
 {
-	static char page[4096] __attribute__((aligned(4096)));
-	struct iovec iov = { .iov_base = page, .iov_len = sizeof(page) };
-
-	return libpidfd_process_madvise(fd, &iov, 1, advice, 0);
+	return util_madvise_page(fd, advice, 0);
 }
 CALL(madvise_self, madvise_on(PIDFD_SELF_PROCESS, MADV_COLD))
 CALL(madvise_live, madvise_on(F.live, MADV_COLD))

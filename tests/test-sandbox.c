@@ -93,9 +93,6 @@ static struct {
 
 static long call(int i, struct pidfd_info *info, void *arg)
 {
-	static char page[4096] __attribute__((aligned(4096)));
-	struct iovec iov = { page, sizeof(page) };
-	struct libpidfd_features f;
 	siginfo_t si;
 	long r;
 
@@ -116,17 +113,14 @@ static long call(int i, struct pidfd_info *info, void *arg)
 	case 6: return libpidfd_send_signal(PIDFD_SELF, 0, NULL, 0);
 	case 7: return util_fd_answer(libpidfd_getfd(PIDFD_SELF, 0, 0));
 	case 8: return util_fd_answer(libpidfd_getfd(PIDFD_SELF_PROCESS, 0, 0));
-	case 9: return libpidfd_process_madvise(PIDFD_SELF, &iov, 1, MADV_WILLNEED, 0);
+	case 9: return util_madvise_page(PIDFD_SELF, MADV_WILLNEED, 0);
 	case 10: return libpidfd_process_mrelease(PIDFD_SELF, 0);
 	case 11: return libpidfd_waitid(PIDFD_SELF, &si, WEXITED, NULL);
 	case 12: return libpidfd_waitid(F.live, &si, WEXITED | WNOHANG, NULL);
 	case 13: return util_fd_answer(libpidfd_get_namespace(F.live, PIDFD_GET_UTS_NAMESPACE));
 	case 14: return util_fd_answer(libpidfd_get_namespace(PIDFD_SELF, PIDFD_GET_UTS_NAMESPACE));
 	case 15: return util_fd_answer(libpidfd_open(F.live_pid, 0));
-	case 16:
-		r = libpidfd_features(&f, sizeof(f));
-		memcpy(info, &f, sizeof(f));
-		return r;
+	case 16: return util_features_answer(info);
 	default: return util_fd_answer(libpidfd_open(getpid(), PIDFD_THREAD));
 	}
 }
@@ -280,8 +274,6 @@ static int leader_fd = -1;
 /* A thread of its own: getfd and madvise on the process, from there. */
 static void *from_thread(void *arg)
 {
-	static char page[4096] __attribute__((aligned(4096)));
-	struct iovec iov = { page, sizeof(page) };
 	long *out = arg;
 	int fd = libpidfd_getfd(PIDFD_SELF_PROCESS, leader_fd, 0);
 	struct stat a, b;
@@ -290,8 +282,7 @@ static void *from_thread(void *arg)
 		 a.st_ino == b.st_ino && a.st_dev == b.st_dev;
 	if (fd >= 0)
 		close(fd);
-	out[1] = libpidfd_process_madvise(PIDFD_SELF_PROCESS, &iov, 1,
-					  MADV_WILLNEED, 0);
+	out[1] = util_madvise_page(PIDFD_SELF_PROCESS, MADV_WILLNEED, 0);
 	errno = 0;
 	out[2] = libpidfd_process_madvise(PIDFD_SELF, (struct iovec *)1, 1,
 					  MADV_WILLNEED, 0);

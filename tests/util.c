@@ -196,6 +196,23 @@ long util_fd_answer(long r)
 	return r;
 }
 
+long util_features_answer(struct pidfd_info *info)
+{
+	struct libpidfd_features f = { 0 };
+	long r = libpidfd_features(&f, sizeof(f));
+
+	memcpy(info, &f, sizeof(f) < sizeof(*info) ? sizeof(f) : sizeof(*info));
+	return r;
+}
+
+long util_madvise_page(int pidfd, int advice, unsigned int flags)
+{
+	static char page[4096] __attribute__((aligned(4096)));
+	struct iovec iov = { .iov_base = page, .iov_len = sizeof(page) };
+
+	return libpidfd_process_madvise(pidfd, &iov, 1, advice, flags);
+}
+
 bool util_own_fdinfo_refused(void)
 {
 	int fd = open("/proc/thread-self/fdinfo/0", O_RDONLY | O_CLOEXEC);

@@ -99,6 +99,13 @@ typedef long util_call_fn(int i, struct pidfd_info *info, void *arg);
 void util_answer_table(struct util_answer *out, int n, util_call_fn *call,
 		       void *arg);
 long util_fd_answer(long r);
+/* libpidfd_features() into an answer's info, as far as it holds. */
+long util_features_answer(struct pidfd_info *info);
+/*
+ * process_madvise() of one page of this program's data: mapped alike in
+ * its forks, so that it names memory in every process the tests target.
+ */
+long util_madvise_page(int pidfd, int advice, unsigned int flags);
 
 /*
  * Whether this process may not read its own /proc/thread-self/fdinfo: one
