@@ -125,6 +125,13 @@ static inline int cli_run(struct cli_out *o, char **argv)
 }
 
 #define CLI(o, ...) cli_run((o), (char *[]){ __VA_ARGS__, NULL })
+/* Run the tool as CLI(); it must fail (exit status 1), saying want. */
+#define CLI_FAILS(o, want, ...)                                              \
+	do {                                                                 \
+		ASSERT_EQ(CLI((o), __VA_ARGS__), 1);                         \
+		if (!strstr((o)->err, (want)))                               \
+			FAIL("'%s' not said: %s", (want), (o)->err);         \
+	} while (0)
 
 /*
  * A program stopped at its system calls (seccomp user notification):

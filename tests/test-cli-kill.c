@@ -564,8 +564,8 @@ TEST(kill_thread_group_signals_the_process)
 	ASSERT_TRUE(!pending_in(me, th.tid, "SigPnd:", SIGUSR1));
 	util_unpark_thread(&th);
 	/* One scope at a time. */
-	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--thread", "--pgrp", tid), 1);
-	ASSERT_TRUE(strstr(o.err, "--thread and --pgrp: choose one") != NULL);
+	CLI_FAILS(&o, "--thread and --pgrp: choose one", "pidfd", "kill",
+		  "--thread", "--pgrp", tid);
 }
 
 /*

@@ -348,20 +348,20 @@ TEST(selection_warnings_and_usage_errors)
 	/* An expression may match shorter names: no warning. */
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-x", "-N", "nothing|nothing-at-all"), 1);
 	ASSERT_EQ(strcmp(o.err, ""), 0);
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "--newest", "--oldest"), 1);
-	ASSERT_TRUE(strstr(o.err, "--newest and --oldest: choose one") != NULL);
-	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--logpidfile", "1"), 1);
-	ASSERT_TRUE(strstr(o.err, "--logpidfile needs --pidfile") != NULL);
-	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--nslist", "net"), 1);
-	ASSERT_TRUE(strstr(o.err, "--nslist needs --ns") != NULL);
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "--ns", "1", "--nslist", "nets"), 1);
-	ASSERT_TRUE(strstr(o.err, "unknown namespace: 'nets'") != NULL);
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "-U", "no-such-user-here"), 1);
-	ASSERT_TRUE(strstr(o.err, "pidfd: info: unknown user: 'no-such-user-here'"));
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "--terminal", "pts/999999"), 1);
-	ASSERT_TRUE(strstr(o.err, "unknown terminal: 'pts/999999'"));
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "-i", "self"), 1);
-	ASSERT_TRUE(strstr(o.err, "--ignore-case needs --name"));
+	CLI_FAILS(&o, "--newest and --oldest: choose one", "pidfd", "info",
+		  "--newest", "--oldest");
+	CLI_FAILS(&o, "--logpidfile needs --pidfile", "pidfd", "kill",
+		  "--logpidfile", "1");
+	CLI_FAILS(&o, "--nslist needs --ns", "pidfd", "wait", "--nslist",
+		  "net");
+	CLI_FAILS(&o, "unknown namespace: 'nets'", "pidfd", "info", "--ns",
+		  "1", "--nslist", "nets");
+	CLI_FAILS(&o, "pidfd: info: unknown user: 'no-such-user-here'",
+		  "pidfd", "info", "-U", "no-such-user-here");
+	CLI_FAILS(&o, "unknown terminal: 'pts/999999'", "pidfd", "info",
+		  "--terminal", "pts/999999");
+	CLI_FAILS(&o, "--ignore-case needs --name", "pidfd", "info", "-i",
+		  "self");
 }
 
 /* ------------------------------------------------------------------------

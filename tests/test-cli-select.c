@@ -180,8 +180,8 @@ static void kill_and_wait_by_name(void)
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-N", "nobody-here"), 1);
 	ASSERT_STR_EQ(o.err, "");
 	/* As pgrep, a warning where a name cannot match (at most 15 bytes). */
-	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-N", "nobody-by-this-name"), 1);
-	ASSERT_TRUE(strstr(o.err, "longer than 15 bytes") != NULL);
+	CLI_FAILS(&o, "longer than 15 bytes", "pidfd", "wait", "-N",
+		  "nobody-by-this-name");
 	/* kill: both victims, by SIGKILL, and nobody else. */
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "KILL", "--name", "^victim"), 0);
 	ASSERT_STR_EQ(o.out, "");
@@ -205,12 +205,12 @@ TEST(selection_usage_errors)
 {
 	struct cli_out o;
 
-	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--full", "1"), 1);
-	ASSERT_TRUE(strstr(o.err, "--full and --exact need --name") != NULL);
-	ASSERT_EQ(CLI(&o, "pidfd", "info", "-x", "self"), 1);
-	ASSERT_TRUE(strstr(o.err, "--full and --exact need --name") != NULL);
-	ASSERT_EQ(CLI(&o, "pidfd", "wait", "--name", "(unclosed"), 1);
-	ASSERT_TRUE(strstr(o.err, "pidfd: wait: invalid --name '(unclosed'") != NULL);
+	CLI_FAILS(&o, "--full and --exact need --name", "pidfd", "kill",
+		  "--full", "1");
+	CLI_FAILS(&o, "--full and --exact need --name", "pidfd", "info", "-x",
+		  "self");
+	CLI_FAILS(&o, "pidfd: wait: invalid --name '(unclosed'", "pidfd",
+		  "wait", "--name", "(unclosed");
 	ASSERT_TRUE(strstr(o.err, "Try 'pidfd wait --help'") != NULL);
 }
 

@@ -58,8 +58,7 @@ TEST(info_of_an_ended_thread_fails)
 
 	snprintf(tid, sizeof(tid), "%d", util_park_thread(&th));
 	util_unpark_thread(&th);
-	ASSERT_EQ(CLI(&o, "pidfd", "info", tid), 1);
-	ASSERT_TRUE(strstr(o.err, "cannot open process") != NULL);
+	CLI_FAILS(&o, "cannot open process", "pidfd", "info", tid);
 	ASSERT_EQ(o.out[0], '\0');
 }
 

@@ -256,8 +256,7 @@ TEST(wait_gone_process_fails_others_still_waited)
 	snprintf(gone, sizeof(gone), "%d", pid);
 	pid = util_zombie(4, &fd);
 	snprintf(live, sizeof(live), "%d", pid);
-	ASSERT_EQ(CLI(&o, "pidfd", "wait", gone, live), 1);
-	ASSERT_TRUE(strstr(o.err, gone) != NULL);
+	CLI_FAILS(&o, gone, "pidfd", "wait", gone, live);
 	ASSERT_TRUE(strstr(o.out, live) == o.out);
 	util_kill_reap(fd);
 }
@@ -266,8 +265,7 @@ TEST(wait_self_is_refused)
 {
 	struct cli_out o;
 
-	ASSERT_EQ(CLI(&o, "pidfd", "wait", "self"), 1);
-	ASSERT_TRUE(strstr(o.err, "self") != NULL);
+	CLI_FAILS(&o, "self", "pidfd", "wait", "self");
 }
 
 /*
