@@ -219,10 +219,14 @@ static int link_inside(struct lpfd_proc *p, char *path, size_t from)
  * magic link followed unless flags say O_NOFOLLOW. openat2 (5.6) refuses
  * any magic link on the way (ELOOP), and then, as without openat2, the
  * links before the last are looked for (EXDEV), and a last one is
- * followed on its own (lpfd_proc_open_last()).
+ * followed on its own (lpfd_proc_open_last()). The path is
+ * "<base>/<name>".
  */
-static int open_path(struct lpfd_proc *p, char *path, size_t from, int flags)
+static int open_path(struct lpfd_proc *p, const struct proc_target *t,
+		     const char *name, int flags)
 {
+	char path[PROC_BASE_MAX + PROC_NAME_MAX];
+	size_t from = full_path(path, sizeof(path), t, name);
 	int fd = -ELOOP, r;
 
 	if (lpfd_surely_has(LPFD_FEAT_OPENAT2))
@@ -270,9 +274,21 @@ static int settle(struct lpfd_proc *p, const struct proc_target *t, int r)
 	return r;
 }
 
+/*
+ * The caller's name copied into copy and judged, then the process's
+ * directory found, in the kernel's order.
+ */
+static int take_target(struct lpfd_proc *p, struct proc_target *t, int pidfd,
+		       const char *name, char *copy)
+{
+	int r = take_name(copy, name);
+
+	return r < 0 ? r : open_target(p, pidfd, t);
+}
+
 static int do_proc_open(int pidfd, const char *name, int flags)
 {
-	char copy[PROC_NAME_MAX], path[PROC_BASE_MAX + PROC_NAME_MAX];
+	char copy[PROC_NAME_MAX];
 	struct proc_target t;
 	struct lpfd_proc p;
 	int held, fd, r;
@@ -280,10 +296,7 @@ static int do_proc_open(int pidfd, const char *name, int flags)
 	flags = judge_flags(flags);
 	if (flags < 0)
 		return flags;
-	r = take_name(copy, name);
-	if (r < 0)
-		return r;
-	r = open_target(&p, pidfd, &t);
+	r = take_target(&p, &t, pidfd, name, copy);
 	if (r < 0)
 		return r;
 	/*
@@ -291,7 +304,7 @@ static int do_proc_open(int pidfd, const char *name, int flags)
 	 * same number whatever the proof read.
 	 */
 	held = p.dir;
-	fd = open_path(&p, path, full_path(path, sizeof(path), &t, copy), flags);
+	fd = open_path(&p, &t, copy, flags);
 	r = settle(&p, &t, fd);
 	if (r < 0 && fd >= 0)
 		lpfd_sys_close(fd);
@@ -326,7 +339,7 @@ static ssize_t read_bound_link(struct lpfd_proc *p, const struct proc_target *t,
 static ssize_t do_proc_readlink(int pidfd, const char *name, char *buf,
 				size_t size)
 {
-	char copy[PROC_NAME_MAX], path[PROC_BASE_MAX + PROC_NAME_MAX];
+	char copy[PROC_NAME_MAX];
 	struct proc_target t;
 	struct lpfd_proc p;
 	ssize_t n;
@@ -334,14 +347,10 @@ static ssize_t do_proc_readlink(int pidfd, const char *name, char *buf,
 
 	if ((int)size <= 0)
 		return -EINVAL; /* the kernel's bufsiz is an int, judged first */
-	n = take_name(copy, name);
+	n = take_target(&p, &t, pidfd, name, copy);
 	if (n < 0)
 		return n;
-	n = open_target(&p, pidfd, &t);
-	if (n < 0)
-		return n;
-	fd = open_path(&p, path, full_path(path, sizeof(path), &t, copy),
-		       O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	fd = open_path(&p, &t, copy, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	n = fd < 0 ? settle(&p, &t, fd) : read_bound_link(&p, &t, fd, buf, size);
 	if (fd >= 0)
 		lpfd_sys_close(fd);
