@@ -11,18 +11,18 @@
  */
 #include "fault-sweep.h"
 
+/* A call on the world's pidfd, then on each sentinel. */
+#define ON_EACH_TARGET(name, fn, kind, errnos)                                \
+	{ name, fn, 0, kind, errnos },                                        \
+	{ name, fn, PIDFD_SELF_THREAD, kind, errnos },                        \
+	{ name, fn, PIDFD_SELF_PROCESS, kind, errnos }
+
 static const struct call calls[] = {
 	{ "open", FN_OPEN, 0, RET_FD, open_errnos },
 	{ "open nonblock", FN_OPEN_NONBLOCK, 0, RET_FD, open_errnos },
-	{ "get_info", FN_GET_INFO, 0, RET_INT, info_errnos },
-	{ "get_info", FN_GET_INFO, PIDFD_SELF_THREAD, RET_INT, info_errnos },
-	{ "get_info", FN_GET_INFO, PIDFD_SELF_PROCESS, RET_INT, info_errnos },
-	{ "getpid", FN_GETPID, 0, RET_INT, getpid_errnos },
-	{ "getpid", FN_GETPID, PIDFD_SELF_THREAD, RET_INT, getpid_errnos },
-	{ "getpid", FN_GETPID, PIDFD_SELF_PROCESS, RET_INT, getpid_errnos },
-	{ "send_signal", FN_SEND, 0, RET_INT, signal_errnos },
-	{ "send_signal", FN_SEND, PIDFD_SELF_THREAD, RET_INT, signal_errnos },
-	{ "send_signal", FN_SEND, PIDFD_SELF_PROCESS, RET_INT, signal_errnos },
+	ON_EACH_TARGET("get_info", FN_GET_INFO, RET_INT, info_errnos),
+	ON_EACH_TARGET("getpid", FN_GETPID, RET_INT, getpid_errnos),
+	ON_EACH_TARGET("send_signal", FN_SEND, RET_INT, signal_errnos),
 	{ "send_signal pgrp", FN_SEND_PGRP, 0, RET_INT, signal_errnos },
 	{ "send_signal pgrp", FN_SEND_PGRP, PIDFD_SELF_PROCESS, RET_INT,
 	  signal_errnos },
@@ -30,24 +30,16 @@ static const struct call calls[] = {
 	  signal_errnos },
 	{ "send_signal info", FN_SEND_INFO, PIDFD_SELF_PROCESS, RET_INT,
 	  signal_errnos },
-	{ "getfd", FN_GETFD, 0, RET_FD, getfd_errnos },
-	{ "getfd", FN_GETFD, PIDFD_SELF_THREAD, RET_FD, getfd_errnos },
-	{ "getfd", FN_GETFD, PIDFD_SELF_PROCESS, RET_FD, getfd_errnos },
+	ON_EACH_TARGET("getfd", FN_GETFD, RET_FD, getfd_errnos),
 	{ "process_madvise", FN_MADVISE, 0, RET_INT, madvise_errnos },
 	{ "process_madvise", FN_MADVISE, PIDFD_SELF_PROCESS, RET_INT,
 	  madvise_errnos },
 	{ "process_mrelease", FN_MRELEASE, 0, RET_INT, mrelease_errnos },
 	{ "waitid", FN_WAITID, 0, RET_INT, waitid_errnos },
 	{ "waitid", FN_WAITID, PIDFD_SELF_PROCESS, RET_INT, waitid_errnos },
-	{ "get_namespace", FN_NAMESPACE, 0, RET_FD, namespace_errnos },
-	{ "get_namespace", FN_NAMESPACE, PIDFD_SELF_THREAD, RET_FD,
-	  namespace_errnos },
-	{ "get_namespace", FN_NAMESPACE, PIDFD_SELF_PROCESS, RET_FD,
-	  namespace_errnos },
+	ON_EACH_TARGET("get_namespace", FN_NAMESPACE, RET_FD, namespace_errnos),
 	{ "features", FN_FEATURES, 0, RET_INT, features_errnos },
-	{ "proc_open", FN_PROC_OPEN, 0, RET_FD, proc_open_errnos },
-	{ "proc_open", FN_PROC_OPEN, PIDFD_SELF_THREAD, RET_FD, proc_open_errnos },
-	{ "proc_open", FN_PROC_OPEN, PIDFD_SELF_PROCESS, RET_FD, proc_open_errnos },
+	ON_EACH_TARGET("proc_open", FN_PROC_OPEN, RET_FD, proc_open_errnos),
 	{ "proc_readlink", FN_PROC_READLINK, 0, RET_INT, readlink_errnos },
 	{ "proc_readlink", FN_PROC_READLINK, PIDFD_SELF_PROCESS, RET_INT,
 	  readlink_errnos },
