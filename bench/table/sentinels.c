@@ -157,48 +157,47 @@ void add_sentinel_rows(void)
 }
 
 /*
+ * A call on PIDFD_SELF judged against its sound floor, what no sound
+ * emulation can do without; its ratios to the native call and to
+ * pidfd_open + call + close are shown, not judged, for the reasons each
+ * call's comment gives.
+ *
+ * send_signal() on the calling thread: the thread's id costs one system
+ * call more than the native call, so where a system call costs more than
+ * the signal (under a hypervisor that traps each, as PVM does) no sound
+ * emulation is within 1.3x of the native call nor 2.5x faster than
+ * pidfd_open + call + close.
+ */
+static void print_floor_targets(int c, int floor)
+{
+	const int emul = r_call[c][P_EMULATED];
+	const char *n = call_name[c];
+	char w[96];
+
+	snprintf(w, sizeof(w), "%s(PIDFD_SELF) emulated / native", n);
+	info_ratio(w, emul, r_call[c][P_NATIVE]);
+	snprintf(w, sizeof(w),
+		 "%s(PIDFD_SELF) emulated faster than pidfd_open+call+close", n);
+	info_ratio(w, r_call_open[c], emul);
+	snprintf(w, sizeof(w), "%s(PIDFD_SELF) emulated / its sound floor", n);
+	target(w, emul, floor, 1.1);
+	snprintf(w, sizeof(w),
+		 "%s(PIDFD_SELF) emulated: system calls, its sound floor's", n);
+	info_calls(w, emul, floor);
+}
+
+/*
  * process_madvise() is judged against its sound floor, on every kernel:
  * the copy of the iovecs that EFAULT, never a crash, needs costs about
  * what opening and closing a pidfd costs, so no sound emulation is 2.5x
  * faster than pidfd_open + call + close, nor within 1.2x of the one native
- * call; those ratios are shown, not judged.
+ * call.
  */
 static void print_madvise_targets(void)
 {
-	const int emul = r_call[S_MADVISE][P_EMULATED];
-
-	info_ratio("process_madvise(PIDFD_SELF) emulated / native", emul,
-		   r_call[S_MADVISE][P_NATIVE]);
-	info_ratio("process_madvise(PIDFD_SELF) emulated faster than pidfd_open+call+close",
-		   r_call_open[S_MADVISE], emul);
+	print_floor_targets(S_MADVISE, r_madvise_floor);
 	info_ratio("process_madvise sound floor / native", r_madvise_floor,
 		   r_call[S_MADVISE][P_NATIVE]);
-	target("process_madvise(PIDFD_SELF) emulated / its sound floor", emul,
-	       r_madvise_floor, 1.1);
-	info_calls("process_madvise(PIDFD_SELF) emulated: system calls, its sound floor's",
-		     emul, r_madvise_floor);
-}
-
-/*
- * send_signal() on the calling thread is judged against its sound floor:
- * the thread's id costs one system call more than the native call, so
- * where a system call costs more than the signal (under a hypervisor that
- * traps each, as PVM does) no sound emulation is within 1.3x of the native
- * call nor 2.5x faster than pidfd_open + call + close; those ratios are
- * shown, not judged.
- */
-static void print_signal_targets(void)
-{
-	const int emul = r_call[S_SIGNAL][P_EMULATED];
-
-	info_ratio("send_signal(PIDFD_SELF) emulated / native", emul,
-		   r_call[S_SIGNAL][P_NATIVE]);
-	info_ratio("send_signal(PIDFD_SELF) emulated faster than pidfd_open+call+close",
-		   r_call_open[S_SIGNAL], emul);
-	target("send_signal(PIDFD_SELF) emulated / its sound floor", emul,
-	       r_signal_floor, 1.1);
-	info_calls("send_signal(PIDFD_SELF) emulated: system calls, its sound floor's",
-		     emul, r_signal_floor);
 }
 
 /*
@@ -222,7 +221,7 @@ static void print_getfd_targets(void)
 
 void print_sentinel_targets(void)
 {
-	print_signal_targets();
+	print_floor_targets(S_SIGNAL, r_signal_floor);
 	print_getfd_targets();
 	print_madvise_targets();
 }
