@@ -62,20 +62,6 @@ static int kill_child_with(const char *opt, const char *sig)
 	return killed_by(fd);
 }
 
-/*
- * The child, by its pidfd (closed), was killed by sig, and the tool said
- * on stdout what want says, pid standing for each %s in it.
- */
-static void killed_saying(const struct cli_out *o, int fd, int sig,
-			  const char *want, const char *pid)
-{
-	char said[160];
-
-	ASSERT_EQ(killed_by(fd), sig);
-	snprintf(said, sizeof(said), want, pid, pid, pid);
-	ASSERT_EQ(strcmp(o->out, said), 0);
-}
-
 TEST(kill_by_name_number_and_default)
 {
 	ASSERT_EQ(kill_child_with(NULL, NULL), SIGTERM);
@@ -273,27 +259,45 @@ static void ignore_term_int(void *arg)
 	signal(SIGINT, SIG_IGN);
 }
 
+/* Where the child's pid stands in kill_saying()'s arguments. */
+static char the_pid[] = "PID";
+
+/*
+ * A child that runs setup, then "pidfd kill" with args (the_pid standing
+ * for the child's pid): the child was killed by sig, and the tool said on
+ * stdout what want says (the pid for each %s in it), nothing on stderr.
+ */
+static void kill_saying(void (*setup)(void *), char *const args[], int sig,
+			const char *want)
+{
+	char pid[16], said[160], *argv[16] = { "pidfd", "kill" };
+	struct cli_out o;
+	int fd, n = 2;
+
+	util_spawn_text(setup, NULL, &fd, pid);
+	for (; *args; args++)
+		argv[n++] = *args == the_pid ? pid : *args;
+	ASSERT_EQ(cli_run(&o, argv), 0);
+	ASSERT_EQ(killed_by(fd), sig);
+	snprintf(said, sizeof(said), want, pid, pid, pid);
+	ASSERT_EQ(strcmp(o.out, said), 0);
+	ASSERT_EQ(o.err[0], '\0');
+}
+
 /* --timeout: TERM ignored, KILL follows the grace period. */
 TEST(kill_timeout_follows_up)
 {
-	struct cli_out o;
-	char pid[16];
-	int fd;
-
-	util_spawn_text(ignore_term_int, NULL, &fd, pid);
-	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--verbose", "--timeout", "20",
-		      "KILL", pid), 0);
-	killed_saying(&o, fd, SIGKILL, "sending signal 15 to pid %s\n"
-		      "timeout, sending signal 9 to pid %s\n", pid);
-	ASSERT_EQ(o.err[0], '\0');
-
+	kill_saying(ignore_term_int, (char *[]){ "--verbose", "--timeout", "20",
+						 "KILL", the_pid, NULL },
+		    SIGKILL, "sending signal 15 to pid %s\n"
+		    "timeout, sending signal 9 to pid %s\n");
 	/* Repeatable, as util-linux's: INT (ignored too), then KILL. */
-	util_spawn_text(ignore_term_int, NULL, &fd, pid);
-	ASSERT_EQ(CLI(&o, "pidfd", "kill", pid, "--timeout", "10", "INT",
-		      "--verbose", "--timeout=5", "9"), 0);
-	killed_saying(&o, fd, SIGKILL, "sending signal 15 to pid %s\n"
-		      "timeout, sending signal 2 to pid %s\n"
-		      "timeout, sending signal 9 to pid %s\n", pid);
+	kill_saying(ignore_term_int, (char *[]){ the_pid, "--timeout", "10",
+						 "INT", "--verbose",
+						 "--timeout=5", "9", NULL },
+		    SIGKILL, "sending signal 15 to pid %s\n"
+		    "timeout, sending signal 2 to pid %s\n"
+		    "timeout, sending signal 9 to pid %s\n");
 }
 
 /*
@@ -303,14 +307,11 @@ TEST(kill_timeout_follows_up)
  */
 TEST(kill_timeout_ends_when_the_process_does)
 {
-	struct cli_out o;
-	char pid[16];
-	int fd;
-
-	util_spawn_text(default_signals, NULL, &fd, pid);
-	ASSERT_EQ(CLI(&o, "pidfd", "kill", "--verbose", "--timeout", "600000",
-		      "KILL", "--timeout", "600000", "KILL", pid), 0);
-	killed_saying(&o, fd, SIGTERM, "sending signal 15 to pid %s\n", pid);
+	kill_saying(default_signals, (char *[]){ "--verbose", "--timeout",
+						 "600000", "KILL", "--timeout",
+						 "600000", "KILL", the_pid,
+						 NULL },
+		    SIGTERM, "sending signal 15 to pid %s\n");
 }
 
 /*
