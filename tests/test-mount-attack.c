@@ -735,17 +735,9 @@ TEST_TIMEOUT(mounts_as_root_change_no_answer, 300)
 TEST_TIMEOUT(mounts_in_a_user_namespace_change_no_answer, 300)
 {
 	int status;
-	pid_t pid;
 
 	share_counts();
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		matrix(count);
-		fflush(stdout);
-		_exit(0);
-	}
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	status = util_child_status(matrix, count);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
 		REQUIRE_PRIVILEGE("user namespaces are refused to users here");
 		FAIL("user namespaces refused to root");

@@ -572,7 +572,7 @@ void util_in_pidns(void (*fn)(void), bool fresh_proc)
 		FAIL("pid namespace init failed (status 0x%x)", status);
 }
 
-void util_in_child(void (*fn)(void *), void *arg)
+int util_child_status(void (*fn)(void *), void *arg)
 {
 	int status;
 	pid_t pid = fork();
@@ -584,7 +584,12 @@ void util_in_child(void (*fn)(void *), void *arg)
 		_exit(0);
 	}
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	ASSERT_EQ(status, 0);
+	return status;
+}
+
+void util_in_child(void (*fn)(void *), void *arg)
+{
+	ASSERT_EQ(util_child_status(fn, arg), 0);
 }
 
 static void private_mounts_then(void *fn)

@@ -228,6 +228,8 @@ void util_in_pidns(void (*fn)(void), bool fresh_proc);
 
 /* The build directory's tests/, where the running test binary is. */
 const char *util_tests_dir(void);
+/* Run fn(arg) in a forked child, then exit 0: its wait status. */
+int util_child_status(void (*fn)(void *), void *arg);
 /* Run fn(arg) in a forked child; it must exit 0. */
 void util_in_child(void (*fn)(void *), void *arg);
 /* Run fn in a forked child with a private mount namespace; it must exit 0. */
