@@ -197,7 +197,7 @@ uml_runs() {
 # kcmp and ns_last_pid, and bullseye's 5.10 stable, every test as under
 # UML; arm64's 6.12 and 7.3, the aarch64 cross-build in both modes
 # (tests/qemu.sh). Each prints `pidfd features` first, compared with
-# tests/kernels/qemu-GUEST.features. A kernel missing from the cache is
+# tests/kernels/MAJOR.MINOR.features. A kernel missing from the cache is
 # named in the summary; under CI it fails the run.
 vm_guest() { # guest: label= its label, or nothing and the summary says why
 	label=
