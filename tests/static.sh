@@ -35,8 +35,17 @@ sections3="NAME SYNOPSIS DESCRIPTION RETURN_VALUE ERRORS ATTRIBUTES VERSIONS STA
 sections1="NAME SYNOPSIS DESCRIPTION OPTIONS EXIT_STATUS EXAMPLES SEE_ALSO"
 sections7="NAME DESCRIPTION NOTES SEE_ALSO"
 
-# Each section of the list, in its order (others may come between).
+# Each section of the list, in its order (others may come between), and
+# no heading that is not a section's name (one ran into the next heading
+# once: ".SH EXAMPLES.SH EXAMPLES", which mandoc and groff take as a name).
+sections_known=" $sections3 $sections1 $sections7 ENVIRONMENT FILES COMMANDS OUTPUT CAVEATS BUGS "
 has_sections() { # page, list
+	sed -n 's/^\.SH "*\([^"]*\)"*$/\1/p' "$1" | tr ' ' _ | while read -r s; do
+		case $sections_known in *" $s "*) ;; *)
+			echo "# $1: no such section: $s"
+			exit 1 ;;
+		esac
+	done || return 1
 	line=0
 	for s in $2; do
 		at=$(grep -n "^\.SH \"*$(echo "$s" | tr _ ' ')\"*\$" "$1" | cut -d: -f1)
