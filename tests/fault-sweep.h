@@ -25,6 +25,7 @@
 #ifndef LIBPIDFD_TESTS_FAULT_SWEEP_H
 #define LIBPIDFD_TESTS_FAULT_SWEEP_H
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
@@ -118,6 +119,33 @@ static const int readlink_errnos[] = { EACCES, EFAULT, EINVAL, ENOENT, 0 };
 /* The shim's answers for a pidfd's inode, as the newest kernel's. */
 static const int inode_errnos[] = { EBADF, EOPNOTSUPP, 0 };
 static const int exec_errnos[] = { EACCES, EBADF, 0 };
+
+/*
+ * Where each list is the contract's: the ERRORS section of the call's
+ * manual page, whose last entry names the refusals (refused[]); the
+ * shim's answers on a pidfd's inode are libpidfd(7)'s. pages_list_all()
+ * fails for an errno a page does not name, or a call whose list has no
+ * page here.
+ */
+static const struct {
+	const int *errnos;
+	const char *page;
+} errno_pages[] = {
+	{ open_errnos, "man/libpidfd_open.3" },
+	{ info_errnos, "man/libpidfd_get_info.3" },
+	{ getpid_errnos, "man/libpidfd_getpid.3" },
+	{ signal_errnos, "man/libpidfd_send_signal.3" },
+	{ getfd_errnos, "man/libpidfd_getfd.3" },
+	{ madvise_errnos, "man/libpidfd_process_madvise.3" },
+	{ mrelease_errnos, "man/libpidfd_process_mrelease.3" },
+	{ waitid_errnos, "man/libpidfd_waitid.3" },
+	{ namespace_errnos, "man/libpidfd_get_namespace.3" },
+	{ features_errnos, "man/libpidfd_features.3" },
+	{ proc_open_errnos, "man/libpidfd_proc_open.3" },
+	{ readlink_errnos, "man/libpidfd_proc_readlink.3" },
+	{ inode_errnos, "man/libpidfd.7" },
+	{ exec_errnos, "man/libpidfd.7" },
+};
 
 #define OUT_SIZE 256
 
@@ -536,6 +564,55 @@ static int same_before(const struct outcome *ref, int at)
 	for (int i = 0; i < at; i++)
 		n += ref->nr[i] == ref->nr[at];
 	return n;
+}
+
+/* Whether roff text names an errno as a word (".B EPERM", "\\fBEPERM\\fR"). */
+static bool names_errno(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; (p = strstr(p, name)); p++) {
+		bool font = p - text >= 3 && p[-3] == '\\' && p[-2] == 'f';
+
+		if ((p == text || font || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n]))
+			return true;
+	}
+	return false;
+}
+
+/* One page's ERRORS section (libpidfd(7), which has none: all of it). */
+static void page_names(const char *page, const int *errnos, bool refusals)
+{
+	char *text = util_read_text(page), *errors = strstr(text, "\n.SH ERRORS\n");
+	char *end = errors ? strstr(errors + 1, "\n.SH ") : NULL;
+
+	if (end)
+		*end = '\0';
+	for (const int *e = errnos; *e; e++)
+		if (!names_errno(errors ? errors : text, lpfd_errno_name(*e)))
+			FAIL("%s does not list %s", page, lpfd_errno_name(*e));
+	for (const int *e = refused; refusals && *e; e++)
+		if (!names_errno(errors, lpfd_errno_name(*e)))
+			FAIL("%s does not list the refusal %s", page, lpfd_errno_name(*e));
+	free(text);
+}
+
+/* The manual pages list every errno the sweep accepts from these calls. */
+static void pages_list_all(const struct call *calls, size_t ncalls)
+{
+	for (size_t i = 0; i < UTIL_COUNT(errno_pages); i++)
+		page_names(errno_pages[i].page, errno_pages[i].errnos,
+			   strstr(errno_pages[i].page, ".3") != NULL);
+	for (size_t c = 0; c < ncalls; c++) {
+		size_t i = 0;
+
+		while (i < UTIL_COUNT(errno_pages) &&
+		       errno_pages[i].errnos != calls[c].errnos)
+			i++;
+		if (i == UTIL_COUNT(errno_pages))
+			FAIL("%s: its errnos name no manual page", calls[c].name);
+	}
 }
 
 /* Every call of the table, on each of its paths, refused everywhere. */

@@ -255,3 +255,9 @@ TEST_TIMEOUT(every_refused_system_call_through_the_shim, 900)
 	ASSERT_EQ(access(shim_path(), R_OK), 0);
 	util_in_pidns(sweep_shim, true);
 }
+
+/* Each errno the sweep accepts is on a manual page: the call's, or libpidfd(7). */
+TEST(manual_pages_list_every_errno_judged)
+{
+	pages_list_all(calls, UTIL_COUNT(calls));
+}

@@ -114,3 +114,9 @@ TEST_TIMEOUT(every_refused_system_call_fails_or_answers_right, 900)
 {
 	util_in_pidns(sweep_library, true);
 }
+
+/* Each errno the sweep accepts is on the call's manual page. */
+TEST(manual_pages_list_every_errno_judged)
+{
+	pages_list_all(calls, UTIL_COUNT(calls));
+}
