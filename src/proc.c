@@ -286,21 +286,6 @@ ssize_t lpfd_fd_readlink(int fd, char *buf, size_t size)
 	return n == -ENOENT && !is_link(fd) ? -EINVAL : n;
 }
 
-/* reader(fd, buf, size) of path opened with flags, then closed. */
-static ssize_t proc_read_with(struct lpfd_proc *p, const char *path, int flags,
-			      ssize_t (*reader)(int fd, char *buf, size_t size),
-			      char *buf, size_t size)
-{
-	int fd = proc_resolve(p, path, flags);
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	n = reader(fd, buf, size);
-	lpfd_sys_close(fd);
-	return n;
-}
-
 /*
  * readlinkat() without crossing a mount: the link itself opened (O_PATH,
  * not followed), then read through that descriptor. What is no link
@@ -309,14 +294,27 @@ static ssize_t proc_read_with(struct lpfd_proc *p, const char *path, int flags,
 ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 			     char *buf, size_t size)
 {
-	return proc_read_with(p, path, O_PATH | O_NOFOLLOW, lpfd_fd_readlink,
-			      buf, size);
+	int fd = proc_resolve(p, path, O_PATH | O_NOFOLLOW);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = lpfd_fd_readlink(fd, buf, size);
+	lpfd_sys_close(fd);
+	return n;
 }
 
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size)
 {
-	return proc_read_with(p, path, O_RDONLY, read_whole, buf, size);
+	int fd = proc_resolve(p, path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = read_whole(fd, buf, size);
+	lpfd_sys_close(fd);
+	return n;
 }
 
 int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
