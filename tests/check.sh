@@ -25,7 +25,7 @@ run_mode() {
 	"$@" | tee "$summary.out"
 	line=$(grep -E '^# [a-z0-9._-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$summary.out" | tail -n 1)
 	if [ -z "$line" ]; then
-		echo "# $*: no result (did not run)"
+		echo "# $*: no result (did not run)" | tee -a "$summary"
 		total_f=$((total_f + 1))
 		rc=1
 		return
