@@ -288,8 +288,6 @@ pid_t lpfd_not_a_pidfd_is_ebadf(int r);
 int lpfd_get_info(int pidfd, struct libpidfd_info *info, size_t size);
 /* The newest kernel's errno for a PIDFD_GET_INFO that failed with err. */
 int lpfd_info_newest_errno(int pidfd, int err);
-/* The same for a struct of the library's own: its request read as it stands. */
-int lpfd_get_info_own(int pidfd, struct libpidfd_info *info, size_t size);
 /*
  * Bring a struct libpidfd_info written by a kernel whose struct has ksize
  * bytes (64 to 88) to the newest layout; size is the caller's struct size,
