@@ -430,7 +430,7 @@ static void tmpfs_proc(const struct attack *a)
  */
 static void child_pidns_proc(const struct attack *a)
 {
-	int status;
+	int status = 0;
 	pid_t pid;
 
 	(void)a;
@@ -542,7 +542,7 @@ static void run_attack(const struct attack *a)
 	static struct answers ref, got;
 
 	if (a->in_pidns) {
-		int status;
+		int status = 0;
 		pid_t pid;
 
 		if (unshare(CLONE_NEWPID) != 0)
