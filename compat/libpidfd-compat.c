@@ -290,9 +290,10 @@ static long info_by_library(pid_t tid, int fd, unsigned int cmd, void *arg,
  * the program's ioctl untouched. Before it, the request is read by the
  * careful copy of src/user.c (a bad pointer is EFAULT, never a crash),
  * and the kernel answers the program's ioctl itself wherever its answer
- * is the newest kernel's. The library answers ENOTTY only for a file that
- * is not a pidfd, which the real ioctl then answers for itself. A
- * sentinel is no file descriptor to ioctl().
+ * is the newest kernel's, once: its ENOTTY for a file that is not a
+ * pidfd stands. The library answers ENOTTY only for such a file, which
+ * the real ioctl then answers for itself. A sentinel is no file
+ * descriptor to ioctl().
  */
 static long info_ioctl(int fd, unsigned int cmd, void *arg)
 {
@@ -309,7 +310,7 @@ static long info_ioctl(int fd, unsigned int cmd, void *arg)
 	if (lpfd_user_read(tid, &req, arg, sizeof(req)) < 0)
 		r = info_unreadable(fd);
 	else if (info_answer_is_the_kernels(req))
-		r = info_by_kernel(fd, cmd, arg);
+		return info_by_kernel(fd, cmd, arg);
 	else
 		r = info_by_library(tid, fd, cmd, arg, req);
 	return r == -ENOTTY ? COMPAT_REAL : r;
