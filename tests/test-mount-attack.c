@@ -799,8 +799,9 @@ static void cgroup_ns_link(char *buf, size_t size)
 }
 
 /* In a cgroup namespace of our own, our parent's sub covers ours. */
-static void cgroup_ns_covered(const char *sub)
+static void cgroup_ns_covered(void *arg)
 {
+	const char *sub = arg;
 	int me = (int)getpid(), parent = (int)getppid();
 	uint64_t id = util_cgroup_id(own_cgroup);
 	char initial[64], shown[64], src[64], dst[64];
@@ -828,7 +829,7 @@ static void cgroup_ns_covered(const char *sub)
 
 TEST(covered_cgroup_ns_link_gives_no_root_cgroup)
 {
-	static const char *const subs[] = { "ns", "ns/cgroup" };
+	static char subs[][16] = { "ns", "ns/cgroup" };
 	const char *cg2 = util_cgroup2_mount();
 
 	REQUIRE_PRIVILEGE("moves itself into a cgroup of its own");
@@ -837,16 +838,8 @@ TEST(covered_cgroup_ns_link_gives_no_root_cgroup)
 		 (int)getpid());
 	ASSERT_EQ(mkdir(own_cgroup, 0755), 0);
 	for (size_t i = 0; i < UTIL_COUNT(subs); i++) {
-		int status;
-		pid_t pid = fork();
+		int status = util_child_status(cgroup_ns_covered, subs[i]);
 
-		ASSERT_GE(pid, 0);
-		if (pid == 0) {
-			cgroup_ns_covered(subs[i]);
-			fflush(stdout);
-			_exit(0);
-		}
-		ASSERT_EQ(waitpid(pid, &status, 0), pid);
 		if (status != 0) {
 			util_cgroup_remove(own_cgroup);
 			FAIL("%s covered: child status 0x%x", subs[i], status);
