@@ -42,6 +42,10 @@ lib=$debs/libpython3.14-stdlib/usr/lib/python3.14
 libc=$debs/libc6/usr/lib/x86_64-linux-gnu
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-python.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# Preloaded through a link here: LD_PRELOAD splits at spaces, and the
+# tree's path may have one.
+ln -s "$shim" "$tmp/libpidfd-compat.so" || exit 1
+shim=$tmp/libpidfd-compat.so
 # The test package is split between two packages: one directory of links.
 mkdir -p "$tmp/path/test" "$tmp/bin"
 for f in "$lib/test/"* "$debs/libpython3.14-testsuite/usr/lib/python3.14/test/"*; do

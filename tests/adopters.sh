@@ -37,6 +37,11 @@ fi
 echo "# systemd-tests $(cat "$debs/systemd-tests.version") on $(uname -r)"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-adopters.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# Preloaded through links here: the loader splits its list at spaces, and
+# the tree's path may have one.
+ln -s "$shim" "$tmp/libpidfd-compat.so" && ln -s "$count" "$tmp/count-info.so" ||
+	exit 1
+shim=$tmp/libpidfd-compat.so count=$tmp/count-info.so
 
 # One binary, one mode: its exit status; $tmp/out its output, $tmp/n the
 # GET_INFO calls ("a" answered, "n" not).

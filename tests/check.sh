@@ -153,12 +153,15 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # and sid's as .ci/fetch-debs cached them. Each is named after its version
 # (sid moves: the label and the tests follow). A kernel missing from the
 # cache is named in the summary; under CI (CI=true) it fails the run.
+# A line each, SUITE:LABEL:BINARY (the binary's path may have spaces).
 umls=
 for suite in ${CHECK_UML_SUITES-bullseye bookworm trixie sid}; do
 	if k=$("$here/uml-kernel.sh" "$suite" 2>&1); then
-		set -- $k
-		echo "# kernel uml-$1: $suite's user-mode-linux $2" | tee -a "$summary"
-		umls="$umls $suite:$1:$3"
+		label=${k%% *} version=${k#* } bin=${k#* * }
+		echo "# kernel uml-$label: $suite's user-mode-linux ${version%% *}" |
+			tee -a "$summary"
+		umls="$umls$suite:$label:$bin
+"
 		continue
 	fi
 	echo "$k"
@@ -179,9 +182,14 @@ uml_runs() {
 		total_f=$((total_f + 1))
 		return
 	fi
+	# Split at line ends only (a pipe into "while read" would be a
+	# subshell, and lose the counts).
+	ifs=$IFS IFS='
+'
 	for k in $umls; do
-		suite=${k%%:*} label=${k#*:} bin=${k##*:}
-		label=${label%%:*}
+		IFS=$ifs
+		suite=${k%%:*} label=${k#*:}
+		bin=${label#*:} label=${label%%:*}
 		run_mode env UML="$bin" "$here/uml.sh" \
 			env TEST_TIMEOUT_SCALE=$((5 * ${TEST_TIMEOUT_SCALE:-1})) \
 			RUN_LABEL="uml-$label-ubsan" "$here/run.sh" "$build/ubsan" uml
@@ -202,8 +210,8 @@ uml_runs() {
 vm_guest() { # guest: label= its label, or nothing and the summary says why
 	label=
 	if k=$("$here/vm-kernel.sh" "$1" 2>&1); then
-		label=${k%% *}
-		echo "# kernel $label: $1's $(echo "$k" | cut -d' ' -f3)" |
+		label=$(echo "$k" | cut -f1)
+		echo "# kernel $label: $1's $(echo "$k" | cut -f3)" |
 			tee -a "$summary"
 		return
 	fi

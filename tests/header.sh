@@ -43,7 +43,12 @@ if [ "${1:-}" = --one ]; then # a job of this script's own, below
 else
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-header.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
+	# The header sets through a link here: their -isystem flags are
+	# split at spaces, and the tree's path may have one.
+	case $debs in /*) ;; *) debs=$(pwd)/$debs ;; esac
+	ln -s "$debs" "$tmp/debs" || exit 1
 fi
+debs=$tmp/debs
 failed=0
 triplet=$(gcc -print-multiarch 2>/dev/null)
 

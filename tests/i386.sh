@@ -46,7 +46,7 @@ if ! k=$("$here/vm-kernel.sh" "$guest" 2>&1); then
 	echo "# $label: this kernel runs no 32-bit program, and qemu's $guest is missing (${k#*: })"
 	exit 1
 fi
-label=i386-$mode-$(echo "$k" | cut -d' ' -f1 | sed 's/^qemu-x86_64-/qemu-/')
+label=i386-$mode-$(echo "$k" | cut -f1 | sed 's/^qemu-x86_64-/qemu-/')
 echo "# $label: this kernel runs no 32-bit program: inside $guest's"
 VM=$guest exec "$here/vm.sh" env \
 	TEST_TIMEOUT_SCALE=$((3 * ${TEST_TIMEOUT_SCALE:-1})) \

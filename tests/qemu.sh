@@ -31,7 +31,7 @@ else
 	out=$build/aarch64
 	here=$(cd "$(dirname "$0")/.." && pwd)
 	k=$("$here/tests/vm-kernel.sh" "$guest") || exit 2
-	label=${k%% *}
+	label=$(echo "$k" | cut -f1)
 fi
 log=$(mktemp "${TMPDIR:-/tmp}/libpidfd-qemu.XXXXXX")
 trap 'rm -f "$log"' EXIT

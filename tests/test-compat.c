@@ -35,23 +35,29 @@ struct run {
 /* Run argv with or without the shim; its stdout and wait status. */
 static void run(char *const argv[], int shim, struct run *r)
 {
-	char preload[4200];
+	char dir[4200], shim_path[4300];
 	size_t len = 0;
 	int out[2];
 	ssize_t n;
 	pid_t pid;
 
-	snprintf(preload, sizeof(preload), "%s/../libpidfd-compat.so",
-		 util_tests_dir());
-	ASSERT_EQ(access(preload, R_OK), 0);
+	snprintf(dir, sizeof(dir), "%s/..", util_tests_dir());
+	snprintf(shim_path, sizeof(shim_path), "%s/libpidfd-compat.so", dir);
+	ASSERT_EQ(access(shim_path, R_OK), 0);
 	ASSERT_EQ(pipe(out), 0);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		if (shim)
-			setenv("LD_PRELOAD", preload, 1);
-		else
+		/*
+		 * By name, found in the build directory: the loader splits
+		 * LD_PRELOAD at spaces, and the tree's path may have one.
+		 */
+		if (shim) {
+			setenv("LD_PRELOAD", "libpidfd-compat.so", 1);
+			setenv("LD_LIBRARY_PATH", dir, 1);
+		} else {
 			unsetenv("LD_PRELOAD");
+		}
 		dup2(out[1], 1);
 		close(out[0]);
 		close(out[1]);

@@ -32,7 +32,8 @@ if [ -n "$log" ]; then
 	# A run's log: each line after its label, if it has one.
 	sed 's/^\[[^]]*\] //' "$log" > "$out"
 else
-	UML=$bin "$here/uml.sh" sh -c "LD_LIBRARY_PATH=$build $build/pidfd features" > "$out" 2>&1
+	UML=$bin "$here/uml.sh" sh -c 'LD_LIBRARY_PATH="$1" exec "$1/pidfd" features' \
+		- "$build" > "$out" 2>&1
 fi
 uname=$(sed -n 's/^# uname: //p' "$out" | head -n 1)
 # Its record: the kernel's MAJOR.MINOR.

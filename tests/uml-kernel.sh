@@ -66,8 +66,9 @@ finish() { # bin ver
 	{
 		echo '#!/bin/sh'
 		echo "# $suite's user-mode-linux $2 (tests/uml-kernel.sh)"
-		printf 'LD_PRELOAD=%s exec %s "$@" GLIBC_TUNABLES=glibc.cpu.hwcaps=%s\n' \
-			"'$helper'" "'$1'" "$AVX512_OFF"
+		# By name, from its directory: LD_PRELOAD splits at spaces.
+		printf 'LD_PRELOAD=uml-xstate.so LD_LIBRARY_PATH=%s exec %s "$@" GLIBC_TUNABLES=glibc.cpu.hwcaps=%s\n' \
+			"'$out'" "'$1'" "$AVX512_OFF"
 	} > "$out/xstate.uml.$$" && chmod 755 "$out/xstate.uml.$$" &&
 	mv "$out/xstate.uml.$$" "$out/xstate.uml" || exit 2
 	echo "$(label_of "$2") $2 $out/xstate.uml"

@@ -13,7 +13,7 @@ uml=${UML:-bookworm}
 case "$uml" in
 */*) ;;
 *) uml=$("$(dirname "$0")/uml-kernel.sh" "$uml") || exit 2
-   uml=${uml##* } ;;
+   uml=${uml#* * } ;; # after LABEL and VERSION: a path may have spaces
 esac
 [ -x "$uml" ] || { echo "# $uml missing: apt-get install user-mode-linux" >&2; exit 2; }
 

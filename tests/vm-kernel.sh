@@ -1,7 +1,8 @@
 #!/bin/sh
 # Which real kernel a qemu-system guest boots, as .ci/fetch-debs cached it:
 #   tests/vm-kernel.sh GUEST
-# prints "LABEL ARCH VERSION KERNEL MODULES BUSYBOX" (qemu-x86_64-7.3
+# prints "LABEL ARCH VERSION KERNEL MODULES BUSYBOX", separated by tabs
+# (paths may have spaces; cut -f N takes one): (qemu-x86_64-7.3
 # x86_64 7.3.4-1~bpo13+1 .../vmlinuz .../lib/modules/7.3.4+deb13-amd64
 # /bin/busybox), "-" for what a guest does not use. GUEST
 # is a Debian suite, with -arm64 for that architecture's kernel:
@@ -68,4 +69,5 @@ fi
 [ -x "$busybox" ] || missing "apt-get install busybox-static"
 # 7.3.4-1~bpo13+1 -> 7.3, 5.10.223-1 -> 5.10
 label=qemu-$arch-$(echo "$ver" | cut -d. -f1,2)
-echo "$label $arch $ver $kernel ${mods:--} $busybox"
+printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$arch" "$ver" "$kernel" \
+	"${mods:--}" "$busybox"

@@ -19,7 +19,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 guest=${VM:?VM=GUEST tests/vm.sh COMMAND...}
 k=$("$here/vm-kernel.sh" "$guest") || exit 2
-field() { echo "$k" | cut -d' ' -f"$1"; }
+field() { echo "$k" | cut -f"$1"; }
 arch=$(field 2) kernel=$(field 4) mods=$(field 5) busybox=$(field 6)
 qemu="qemu-system-x86_64"
 [ "$arch" = arm64 ] && qemu="qemu-system-aarch64"
