@@ -309,14 +309,21 @@ result $r "<libpidfd.h>: C99 to C2x, C++11 to C++20, every include order and hea
 # Every file's copyright and license, by the REUSE specification 3.3
 # (REUSE.toml): the reuse tool of Debian 13 (.ci/fetch-debs trixie reuse),
 # pure Python, on Debian 12's Python and its dependencies (.ci/packages);
-# Debian 12's own reuse (1.1) predates REUSE.toml.
+# Debian 12's own reuse (1.1) predates REUSE.toml. It reads a copy of the
+# tree's own files: without git (a tarball, or a machine with no git) the
+# tool would read all of build/ too, the fetched packages among them.
 reuse_lint() {
 	dist=${DEBS_DIR:-$here/build/debs}/trixie/reuse/usr/lib/python3/dist-packages
 	if [ ! -d "$dist/reuse" ]; then
 		echo "# no reuse tool: run .ci/fetch-debs trixie reuse"
 		return 1
 	fi
-	(cd "$here" && PYTHONPATH=$dist /usr/bin/python3 -m reuse lint)
+	copy=$(mktemp -d "${TMPDIR:-/tmp}/libpidfd-reuse.XXXXXX") || return 1
+	tree_files | (cd "$here" && tar -cf - -T -) | tar -C "$copy" -xf - &&
+		(cd "$copy" && PYTHONPATH=$dist /usr/bin/python3 -m reuse lint)
+	r=$?
+	rm -rf "$copy"
+	return $r
 }
 # Without the tool (its fetch failed), as a missing kernel: named, and
 # failed under CI=true.
