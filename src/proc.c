@@ -287,6 +287,26 @@ ssize_t lpfd_fd_readlink(int fd, char *buf, size_t size)
 }
 
 /*
+ * What read_fd makes of path's file, opened with flags, then closed.
+ * Inlined: as a frame of its own between proc_resolve() and the caller's
+ * buffer, LTO builds took 4128 bytes of stack, over the 4 KiB bound
+ * (tests/test-stack.c).
+ */
+static inline __attribute__((always_inline)) ssize_t
+proc_read_with(struct lpfd_proc *p, const char *path, int flags,
+	       ssize_t (*read_fd)(int, char *, size_t), char *buf, size_t size)
+{
+	int fd = proc_resolve(p, path, flags);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = read_fd(fd, buf, size);
+	lpfd_sys_close(fd);
+	return n;
+}
+
+/*
  * readlinkat() without crossing a mount: the link itself opened (O_PATH,
  * not followed), then read through that descriptor. What is no link
  * says EINVAL, as readlinkat() of its name does.
@@ -294,27 +314,14 @@ ssize_t lpfd_fd_readlink(int fd, char *buf, size_t size)
 ssize_t lpfd_proc_readlink(struct lpfd_proc *p, const char *path,
 			     char *buf, size_t size)
 {
-	int fd = proc_resolve(p, path, O_PATH | O_NOFOLLOW);
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	n = lpfd_fd_readlink(fd, buf, size);
-	lpfd_sys_close(fd);
-	return n;
+	return proc_read_with(p, path, O_PATH | O_NOFOLLOW, lpfd_fd_readlink,
+			      buf, size);
 }
 
 ssize_t lpfd_proc_read(struct lpfd_proc *p, const char *path,
 			 char *buf, size_t size)
 {
-	int fd = proc_resolve(p, path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	n = read_whole(fd, buf, size);
-	lpfd_sys_close(fd);
-	return n;
+	return proc_read_with(p, path, O_RDONLY, read_whole, buf, size);
 }
 
 int lpfd_proc_starts_with(struct lpfd_proc *p, const char *path,
