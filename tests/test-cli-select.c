@@ -37,11 +37,17 @@ static pid_t named(const char *name, int *fd, char text[16])
 	return util_spawn_text(name_child, (void *)name, fd, text);
 }
 
-/* Three children, named names[i], with their pidfds and pids as text. */
-static void three_named(const char *const names[3], int fd[3], char pid[3][16])
+/* Three children: their pidfds, and their pids as text. */
+struct trio {
+	int fd[3];
+	char pid[3][16];
+};
+
+/* Three children named names[i]. */
+static void three_named(struct trio *t, const char *const names[3])
 {
 	for (int i = 0; i < 3; i++)
-		named(names[i], &fd[i], pid[i]);
+		named(names[i], &t->fd[i], t->pid[i]);
 }
 
 /*
@@ -97,40 +103,39 @@ static const char *pids_of(const char *out)
 
 static void by_comm_and_exact(void)
 {
-	char pid[3][16], want[128];
-	int fd[3];
+	struct trio t;
+	char want[128];
 	struct cli_out o;
 
-	three_named((const char *const[]){ "alpha-one", "alpha-two", "beta" },
-		    fd, pid);
+	three_named(&t, (const char *const[]){ "alpha-one", "alpha-two", "beta" });
 	/* An extended regular expression on the command name, as pgrep. */
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "--name",
 		      "alpha-(one|two)"), 0);
-	snprintf(want, sizeof(want), "%s %s", pid[0], pid[1]);
+	snprintf(want, sizeof(want), "%s %s", t.pid[0], t.pid[1]);
 	ASSERT_STR_EQ(pids_of(o.out), want);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "^bet"), 0);
-	ASSERT_STR_EQ(pids_of(o.out), pid[2]);
+	ASSERT_STR_EQ(pids_of(o.out), t.pid[2]);
 	/* --exact: the whole name. */
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-x", "-N", "alpha"), 1);
 	ASSERT_STR_EQ(o.out, "");
 	ASSERT_STR_EQ(o.err, "");
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "--exact",
 		      "--name", "alpha-two"), 0);
-	ASSERT_STR_EQ(pids_of(o.out), pid[1]);
+	ASSERT_STR_EQ(pids_of(o.out), t.pid[1]);
 	/* Among the processes named, where there are any. */
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "alpha",
-		      pid[2], pid[1]), 0);
-	ASSERT_STR_EQ(pids_of(o.out), pid[1]);
+		      t.pid[2], t.pid[1]), 0);
+	ASSERT_STR_EQ(pids_of(o.out), t.pid[1]);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "PID", "-N", "alpha",
-		      pid[2]), 1);
+		      t.pid[2]), 1);
 	/* Never the tool itself, as pgrep; unless named. */
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "COMM", "-x", "-N", "pidfd"), 1);
 	ASSERT_EQ(CLI(&o, "pidfd", "info", "-j", "-o", "COMM", "-x", "-N", "pidfd",
 		      "self"), 0);
 	ASSERT_STR_EQ(o.out, "{\"comm\":\"pidfd\"}\n");
-	util_kill_reap(fd[0]);
-	util_kill_reap(fd[1]);
-	util_kill_reap(fd[2]);
+	util_kill_reap(t.fd[0]);
+	util_kill_reap(t.fd[1]);
+	util_kill_reap(t.fd[2]);
 }
 
 TEST(info_selects_by_name_and_exact_as_pgrep)
@@ -166,16 +171,16 @@ TEST(info_selects_by_full_arguments_as_pgrep)
 
 static void kill_and_wait_by_name(void)
 {
-	char pid[3][16], err[128];
-	int fd[3];
+	struct trio t;
+	char err[128];
 	struct cli_out o;
 
-	three_named((const char *const[]){ "victim-a", "victim-b", "bystander" },
-		    fd, pid);
+	three_named(&t, (const char *const[]){ "victim-a", "victim-b",
+						"bystander" });
 	/* wait: both victims watched, the bystander not. */
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-t", "0", "-N", "^victim"), 3);
 	snprintf(err, sizeof(err), "pidfd: wait: timed out; still running: %s %s\n",
-		 pid[0], pid[1]);
+		 t.pid[0], t.pid[1]);
 	ASSERT_STR_EQ(o.err, err);
 	ASSERT_EQ(CLI(&o, "pidfd", "wait", "-N", "nobody-here"), 1);
 	ASSERT_STR_EQ(o.err, "");
@@ -186,14 +191,14 @@ static void kill_and_wait_by_name(void)
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-s", "KILL", "--name", "^victim"), 0);
 	ASSERT_STR_EQ(o.out, "");
 	ASSERT_STR_EQ(o.err, "");
-	ASSERT_EQ(killed_by(fd[0]), SIGKILL);
-	ASSERT_EQ(killed_by(fd[1]), SIGKILL);
-	ASSERT_TRUE(cli_alive(fd[2]));
+	ASSERT_EQ(killed_by(t.fd[0]), SIGKILL);
+	ASSERT_EQ(killed_by(t.fd[1]), SIGKILL);
+	ASSERT_TRUE(cli_alive(t.fd[2]));
 	/* Nothing matched: 1, as pkill, and nobody signalled. */
 	ASSERT_EQ(CLI(&o, "pidfd", "kill", "-x", "-N", "bystande"), 1);
 	ASSERT_STR_EQ(o.err, "");
-	ASSERT_TRUE(cli_alive(fd[2]));
-	util_kill_reap(fd[2]);
+	ASSERT_TRUE(cli_alive(t.fd[2]));
+	util_kill_reap(t.fd[2]);
 }
 
 TEST(kill_and_wait_select_by_name)
