@@ -306,9 +306,15 @@ static long info_ioctl(int fd, unsigned int cmd, void *arg)
 	if (!arg || (cmd & ~CMD_SIZE_MASK) != INFO_CMD_RW ||
 	    _IOC_SIZE(cmd) < PIDFD_INFO_SIZE_VER0)
 		return info_malformed(fd, cmd);
+	/* A refused gettid or copy is its errno: never taken for a fault. */
 	tid = lpfd_sys_gettid();
-	if (lpfd_user_read(tid, &req, arg, sizeof(req)) < 0)
+	if (tid < 0)
+		return tid;
+	r = lpfd_user_read(tid, &req, arg, sizeof(req));
+	if (r == -EFAULT)
 		r = info_unreadable(fd);
+	else if (r < 0)
+		return r;
 	else if (info_answer_is_the_kernels(req))
 		return info_by_kernel(fd, cmd, arg);
 	else

@@ -43,6 +43,7 @@ static int copy_name(char *out, const char *name)
 {
 	pid_t tid = lpfd_sys_gettid();
 	size_t n = 0;
+	int r;
 
 	if (tid < 0)
 		return tid;
@@ -51,8 +52,10 @@ static int copy_name(char *out, const char *name)
 
 		if (piece > PROC_NAME_MAX - n)
 			piece = PROC_NAME_MAX - n;
-		if (lpfd_user_read(tid, out + n, name + n, piece) < 0)
-			return -EFAULT;
+		/* EFAULT, or a refused copy's errno: never taken for one */
+		r = lpfd_user_read(tid, out + n, name + n, piece);
+		if (r < 0)
+			return r;
 		for (size_t end = n + piece; n < end; n++)
 			if (!out[n])
 				return 0;

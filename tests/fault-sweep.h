@@ -457,6 +457,9 @@ static void judge(const struct call *c, const struct outcome *ref,
 		if (!listed(c->errnos, o->err) && !listed(refused, o->err))
 			WRONG("%s: failed with %s, which its manual page does "
 			     "not list", what, lpfd_errno_name(o->err));
+		/* Every pointer handed over is valid: EFAULT would be a lie. */
+		if (o->err == EFAULT && ref->err != EFAULT)
+			WRONG("%s: EFAULT for memory that is there", what);
 		/* waitid(2) clears *info on any error: the same is no harm */
 		if (!o->poison_kept && !(o->err == ref->err &&
 					 !memcmp(o->out, ref->out, OUT_SIZE)))
