@@ -196,7 +196,7 @@ static unsigned timeout_scale(void)
 
 enum result { PASS, FAIL, SKIP };
 
-static double seconds_now(void)
+double harness_seconds_now(void)
 {
 	struct timespec ts;
 
@@ -220,7 +220,7 @@ static void note_if_slow(int i, double took)
 /* Run one test in a child of its own, killed at its timeout. */
 static enum result run_one(int i)
 {
-	double start = seconds_now();
+	double start = harness_seconds_now();
 	pid_t pid;
 	int status;
 
@@ -242,7 +242,7 @@ static enum result run_one(int i)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL); /* whatever the test left behind */
-	note_if_slow(i, seconds_now() - start);
+	note_if_slow(i, harness_seconds_now() - start);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return PASS;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == SKIP_EXIT &&

@@ -114,5 +114,7 @@ void personality_install(void);
 
 /* Where the tests run: "native", "emulated" or "uml" (from TEST_MODE). */
 const char *harness_mode(void);
+/* The monotonic clock, in seconds. */
+double harness_seconds_now(void);
 
 #endif

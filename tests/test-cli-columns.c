@@ -139,23 +139,12 @@ static bool in_uml(void)
 }
 
 /*
- * The seconds between our read of a process and ps's, as measured: a
- * value that changes with time may differ by that much (a slow guest
+ * The same value, or within tolerance where it changes between reads;
+ * span: the seconds measured between our read and ps's (a slow guest
  * under load was seen to take 3 s between the two).
  */
-static double read_span;
-
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	ASSERT_EQ(clock_gettime(CLOCK_MONOTONIC, &ts), 0);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* The same value, or within tolerance where it changes between reads. */
 static void compare_value(const char *field, const char *mine,
-			  const char *theirs, pid_t pid)
+			  const char *theirs, pid_t pid, double span)
 {
 	double a, b;
 
@@ -201,7 +190,7 @@ static void compare_value(const char *field, const char *mine,
 		a = atof(mine + la - 5) * 60 + atof(mine + la - 2);
 		b = atof(theirs + lb - 5) * 60 + atof(theirs + lb - 2);
 		if (la != lb || strncmp(mine, theirs, la - 5) != 0 ||
-		    fabs(a - b) > 2 + ceil(read_span))
+		    fabs(a - b) > 2 + ceil(span))
 			FAIL("%s of %d: %s, ps %s", field, pid, mine, theirs);
 		return;
 	}
@@ -218,14 +207,14 @@ static void compare(const char *ours, const char *fields, pid_t pid)
 	char mine[4096], theirs[4096], names[512];
 	char *sm = NULL, *st = NULL, *sn = NULL, *m, *t, *n;
 	bool one = !strchr(fields, ',');
+	double span = harness_seconds_now();
 
-	read_span = seconds_now();
 	snprintf(mine, sizeof(mine), "%s", info_value(ours, pid));
 	snprintf(theirs, sizeof(theirs), "%s", ps_value(fields, pid));
-	read_span = seconds_now() - read_span;
+	span = harness_seconds_now() - span;
 	snprintf(names, sizeof(names), "%s", fields);
 	if (one) {
-		compare_value(fields, mine, theirs, pid);
+		compare_value(fields, mine, theirs, pid, span);
 		return;
 	}
 	m = strtok_r(mine, " ", &sm);
@@ -233,7 +222,7 @@ static void compare(const char *ours, const char *fields, pid_t pid)
 	for (n = strtok_r(names, ",", &sn); n; n = strtok_r(NULL, ",", &sn)) {
 		if (!m || !t)
 			FAIL("%s of %d: no value", n, pid);
-		compare_value(n, m, t, pid);
+		compare_value(n, m, t, pid, span);
 		m = strtok_r(NULL, " ", &sm);
 		t = strtok_r(NULL, " ", &st);
 	}
@@ -279,7 +268,7 @@ static void compare_all(pid_t pid)
 	compare(OURS, PS, pid);
 	if ((lstart = ps_value("lstart", pid))) {
 		snprintf(theirs, sizeof(theirs), "%s", lstart);
-		compare_value("lstart", info_value("LSTART", pid), theirs, pid);
+		compare_value("lstart", info_value("LSTART", pid), theirs, pid, 0);
 	} else {
 		lstart_is_start(pid);
 	}
