@@ -190,7 +190,7 @@ static void compare_value(const char *field, const char *mine,
 		a = atof(mine + la - 5) * 60 + atof(mine + la - 2);
 		b = atof(theirs + lb - 5) * 60 + atof(theirs + lb - 2);
 		if (la != lb || strncmp(mine, theirs, la - 5) != 0 ||
-		    fabs(a - b) > 2 + ceil(span))
+		    fabs(a - b) > 2 + span)
 			FAIL("%s of %d: %s, ps %s", field, pid, mine, theirs);
 		return;
 	}
