@@ -53,11 +53,14 @@ MEMBERS = scripts/info-members.sh
 KERNEL_TABLE = CC="$(CC)" scripts/kernel-table.sh
 # The table of which kernel has which feature in docs/testing.md.
 DOCS_TABLE = CC="$(CC)" scripts/kernel-docs-table.sh
+# The fields of pidfd(1), from the tool's list of them.
+FIELDS_MAN = CC="$(CC)" scripts/info-fields-man.sh
 # $(call block,[--check]): each block, its source, the file it is in.
 block = $(VERSION_BLOCK) | scripts/header-block.sh $(1) VERSION include/libpidfd.h && \
 	$(KERNEL_BLOCK) | scripts/header-block.sh $(1) KERNEL include/libpidfd.h && \
 	$(KERNEL_TABLE) | scripts/header-block.sh $(1) KERNEL man/libpidfd_features.3 && \
 	$(DOCS_TABLE) | scripts/header-block.sh $(1) FEATURES docs/testing.md && \
+	$(FIELDS_MAN) | scripts/header-block.sh $(1) FIELDS man/pidfd.1 && \
 	$(INFO_BLOCK) | scripts/header-block.sh $(1) INFO tests/header-use.h && \
 	$(MEMBERS) 0 64 | scripts/header-block.sh $(1) INFO_V0 tests/compat/kapi.c && \
 	$(MEMBERS) 64 | scripts/header-block.sh $(1) INFO_NEWER tests/compat/kapi.c

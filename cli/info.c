@@ -562,72 +562,119 @@ static bool get_handle(const struct proc *p, char *b, size_t n)
 	return true;
 }
 
-#define CG NEED_CGROUPID
-static const struct field fields[] = {
-	{ "PID", F_NUM, "process ID, in this PID namespace", get_pid, 0 },
-	{ "TGID", F_NUM, "thread-group ID", get_tgid, 0 },
-	{ "PPID", F_NUM, "parent process ID", get_ppid, 0 },
-	{ "RUID", F_NUM, "real user ID", get_ruid, 0 },
-	{ "RUSER", F_STR, "real user name", get_ruser, 0 },
-	{ "EUID", F_NUM, "effective user ID", get_euid, 0 },
-	{ "EUSER", F_STR, "effective user name", get_euser, 0 },
-	{ "SUID", F_NUM, "saved user ID", get_suid, 0 },
-	{ "SUSER", F_STR, "saved user name", get_suser, 0 },
-	{ "FSUID", F_NUM, "file-system user ID", get_fsuid, 0 },
-	{ "FSUSER", F_STR, "file-system user name", get_fsuser, 0 },
-	{ "RGID", F_NUM, "real group ID", get_rgid, 0 },
-	{ "RGROUP", F_STR, "real group name", get_rgroup, 0 },
-	{ "EGID", F_NUM, "effective group ID", get_egid, 0 },
-	{ "EGROUP", F_STR, "effective group name", get_egroup, 0 },
-	{ "SGID", F_NUM, "saved group ID", get_sgid, 0 },
-	{ "SGROUP", F_STR, "saved group name", get_sgroup, 0 },
-	{ "FSGID", F_NUM, "file-system group ID", get_fsgid, 0 },
-	{ "FSGROUP", F_STR, "file-system group name", get_fsgroup, 0 },
-	{ "CGROUPID", F_NUM, "cgroup2 ID", get_cgroupid, CG },
-	{ "CGROUP", F_STR, "cgroup2 path", get_cgroup, NEED_CGROUP },
-	{ "COMM", F_STR, "command name", get_comm, NEED_STAT },
-	{ "ARGS", F_STR, "command line ([COMM] if none)", get_args,
-	  NEED_STAT | NEED_ARGS },
-	{ "STATE", F_STR, "state: R, S, D, Z, T, ...", get_state, NEED_STAT },
-	{ "START", F_STR, "start time", get_start, NEED_STAT },
-	{ "EXE", F_STR, "executable file", get_exe, NEED_EXE },
-	{ "CWD", F_STR, "working directory", get_cwd, NEED_CWD },
-	{ "INODE", F_NUM, "pidfs inode of its pidfd, for PID:INODE", get_inode,
-	  NEED_INODE },
-	{ "EXIT", F_STR, "how it ended", get_exit, NEED_STAT },
-	{ "EXITCODE", F_NUM, "wait status, as waitpid(2) gives it",
-	  get_exitcode, NEED_STAT },
-	{ "COREDUMP", F_STR, "core dump: dumped, skip, user, root", get_coredump,
-	  NEED_COREDUMP },
-	{ "COREDUMPSIG", F_STR, "signal that dumped core", get_coredumpsig,
-	  NEED_COREDUMP },
-	{ "COREDUMPCODE", F_NUM, "its si_code (SI_TKILL: -6)", get_coredumpcode,
-	  NEED_COREDUMP },
-	{ "HANDLE", F_STR, "PID:INODE, which kill and wait take back",
-	  get_handle, NEED_INODE },
-	{ "STAT", F_STR, "ps's STAT: state and <, N, s, l, +", get_stat,
-	  NEED_STAT },
-	{ "TTY", F_STR, "controlling terminal (? if none)", get_tty, NEED_STAT },
-	{ "PGID", F_NUM, "process group ID", get_pgid, NEED_STAT },
-	{ "SID", F_NUM, "session ID", get_sid, NEED_STAT },
-	{ "NI", F_NUM, "nice value (- if real-time)", get_ni, NEED_STAT },
-	{ "PRI", F_NUM, "priority as ps -o pri: higher runs first",
-	  get_pri, NEED_STAT },
-	{ "NLWP", F_NUM, "number of threads", get_nlwp, NEED_STAT },
-	{ "RSS", F_NUM, "resident memory, KiB", get_rss, NEED_STATM },
-	{ "VSZ", F_NUM, "virtual memory, KiB", get_vsz, NEED_STATM },
-	{ "%CPU", F_NUM, "CPU time over its lifetime, percent",
-	  get_pcpu, NEED_STAT },
-	{ "%MEM", F_NUM, "resident memory over the total, percent",
-	  get_pmem, NEED_STATM },
-	{ "TIME", F_STR, "CPU time, [DD-]HH:MM:SS", get_time, NEED_STAT },
-	{ "ETIME", F_STR, "time since it started, [[DD-]HH:]MM:SS",
-	  get_etime, NEED_STAT },
-	{ "LSTART", F_STR, "start time, in full", get_lstart, NEED_STAT },
-	{ "WCHAN", F_STR, "kernel function it sleeps in", get_wchan,
-	  NEED_WCHAN },
-};
-#undef CG
+/*
+ * The fields, in the order --help lists them: the one list the table,
+ * --help, --list-columns and the FIELDS of pidfd(1) are made from (make
+ * header-blocks writes the manual's copy, and make check fails while it
+ * is out of date). A field of struct pidfd_info is here under the column
+ * LPFD_INFO_FIELDS names for it.
+ *
+ *   C(its name, NUM or STR, the function that writes its value, what it
+ *     needs read beyond the basic request (NEED_*), the line --help gives)
+ */
+#define INFO_FIELDS(C)                                                        \
+	C("PID", NUM, get_pid, 0,                                             \
+	  "process ID, in this PID namespace")                                \
+	C("TGID", NUM, get_tgid, 0,                                           \
+	  "thread-group ID")                                                  \
+	C("PPID", NUM, get_ppid, 0,                                           \
+	  "parent process ID")                                                \
+	C("RUID", NUM, get_ruid, 0,                                           \
+	  "real user ID")                                                     \
+	C("RUSER", STR, get_ruser, 0,                                         \
+	  "real user name")                                                   \
+	C("EUID", NUM, get_euid, 0,                                           \
+	  "effective user ID")                                                \
+	C("EUSER", STR, get_euser, 0,                                         \
+	  "effective user name")                                              \
+	C("SUID", NUM, get_suid, 0,                                           \
+	  "saved user ID")                                                    \
+	C("SUSER", STR, get_suser, 0,                                         \
+	  "saved user name")                                                  \
+	C("FSUID", NUM, get_fsuid, 0,                                         \
+	  "file-system user ID")                                              \
+	C("FSUSER", STR, get_fsuser, 0,                                       \
+	  "file-system user name")                                            \
+	C("RGID", NUM, get_rgid, 0,                                           \
+	  "real group ID")                                                    \
+	C("RGROUP", STR, get_rgroup, 0,                                       \
+	  "real group name")                                                  \
+	C("EGID", NUM, get_egid, 0,                                           \
+	  "effective group ID")                                               \
+	C("EGROUP", STR, get_egroup, 0,                                       \
+	  "effective group name")                                             \
+	C("SGID", NUM, get_sgid, 0,                                           \
+	  "saved group ID")                                                   \
+	C("SGROUP", STR, get_sgroup, 0,                                       \
+	  "saved group name")                                                 \
+	C("FSGID", NUM, get_fsgid, 0,                                         \
+	  "file-system group ID")                                             \
+	C("FSGROUP", STR, get_fsgroup, 0,                                     \
+	  "file-system group name")                                           \
+	C("CGROUPID", NUM, get_cgroupid, NEED_CGROUPID,                       \
+	  "cgroup2 ID")                                                       \
+	C("CGROUP", STR, get_cgroup, NEED_CGROUP,                             \
+	  "cgroup2 path")                                                     \
+	C("COMM", STR, get_comm, NEED_STAT,                                   \
+	  "command name")                                                     \
+	C("ARGS", STR, get_args, NEED_STAT | NEED_ARGS,                       \
+	  "command line ([COMM] if none)")                                    \
+	C("STATE", STR, get_state, NEED_STAT,                                 \
+	  "state: R, S, D, Z, T, ...")                                        \
+	C("START", STR, get_start, NEED_STAT,                                 \
+	  "start time")                                                       \
+	C("EXE", STR, get_exe, NEED_EXE,                                      \
+	  "executable file")                                                  \
+	C("CWD", STR, get_cwd, NEED_CWD,                                      \
+	  "working directory")                                                \
+	C("INODE", NUM, get_inode, NEED_INODE,                                \
+	  "pidfs inode of its pidfd, for PID:INODE")                          \
+	C("EXIT", STR, get_exit, NEED_STAT,                                   \
+	  "how it ended")                                                     \
+	C("EXITCODE", NUM, get_exitcode, NEED_STAT,                           \
+	  "wait status, as waitpid(2) gives it")                              \
+	C("COREDUMP", STR, get_coredump, NEED_COREDUMP,                       \
+	  "core dump: dumped, skip, user, root")                              \
+	C("COREDUMPSIG", STR, get_coredumpsig, NEED_COREDUMP,                 \
+	  "signal that dumped core")                                          \
+	C("COREDUMPCODE", NUM, get_coredumpcode, NEED_COREDUMP,               \
+	  "its si_code (SI_TKILL: -6)")                                       \
+	C("HANDLE", STR, get_handle, NEED_INODE,                              \
+	  "PID:INODE, which kill and wait take back")                         \
+	C("STAT", STR, get_stat, NEED_STAT,                                   \
+	  "ps's STAT: state and <, N, s, l, +")                               \
+	C("TTY", STR, get_tty, NEED_STAT,                                     \
+	  "controlling terminal (? if none)")                                 \
+	C("PGID", NUM, get_pgid, NEED_STAT,                                   \
+	  "process group ID")                                                 \
+	C("SID", NUM, get_sid, NEED_STAT,                                     \
+	  "session ID")                                                       \
+	C("NI", NUM, get_ni, NEED_STAT,                                       \
+	  "nice value (- if real-time)")                                      \
+	C("PRI", NUM, get_pri, NEED_STAT,                                     \
+	  "priority as ps -o pri: higher runs first")                         \
+	C("NLWP", NUM, get_nlwp, NEED_STAT,                                   \
+	  "number of threads")                                                \
+	C("RSS", NUM, get_rss, NEED_STATM,                                    \
+	  "resident memory, KiB")                                             \
+	C("VSZ", NUM, get_vsz, NEED_STATM,                                    \
+	  "virtual memory, KiB")                                              \
+	C("%CPU", NUM, get_pcpu, NEED_STAT,                                   \
+	  "CPU time over its lifetime, percent")                              \
+	C("%MEM", NUM, get_pmem, NEED_STATM,                                  \
+	  "resident memory over the total, percent")                          \
+	C("TIME", STR, get_time, NEED_STAT,                                   \
+	  "CPU time, [DD-]HH:MM:SS")                                          \
+	C("ETIME", STR, get_etime, NEED_STAT,                                 \
+	  "time since it started, [[DD-]HH:]MM:SS")                           \
+	C("LSTART", STR, get_lstart, NEED_STAT,                               \
+	  "start time, in full")                                              \
+	C("WCHAN", STR, get_wchan, NEED_WCHAN,                                \
+	  "kernel function it sleeps in")
+
+#define C(name, type, get, need, help) { name, F_##type, help, get, need },
+static const struct field fields[] = { INFO_FIELDS(C) };
+#undef C
 
 #define DEFAULT_FIELDS "PID,PPID,RUID,EUID,EUSER,EGID,EGROUP,CGROUP,EXIT,COMM"
 

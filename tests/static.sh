@@ -38,7 +38,7 @@ sections7="NAME DESCRIPTION NOTES SEE_ALSO"
 # Each section of the list, in its order (others may come between), and
 # no heading that is not a section's name (one ran into the next heading
 # once: ".SH EXAMPLES.SH EXAMPLES", which mandoc and groff take as a name).
-sections_known=" $sections3 $sections1 $sections7 ENVIRONMENT FILES COMMANDS OUTPUT CAVEATS BUGS "
+sections_known=" $sections3 $sections1 $sections7 ENVIRONMENT FILES COMMANDS FIELDS OUTPUT CAVEATS BUGS "
 has_sections() { # page, list
 	sed -n 's/^\.SH "*\([^"]*\)"*$/\1/p' "$1" | tr ' ' _ | while read -r s; do
 		case $sections_known in *" $s "*) ;; *)
