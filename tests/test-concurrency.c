@@ -141,7 +141,10 @@ static void calls_on(int fd, int i)
 	if (!(r == 0 || (r == -1 && errno == ECHILD)))
 		wrong("waitid", i, r, errno);
 	r = util_madvise_page(fd, MADV_COLD, 0);
-	if (!(r >= 0 || (r == -1 && errno == ESRCH)))
+	if (!util_kernel_has(LPFD_FEAT_PROCESS_MADVISE)) {
+		if (r != -1 || errno != ENOSYS)
+			wrong("process_madvise", i, r, errno);
+	} else if (!(r >= 0 || (r == -1 && errno == ESRCH)))
 		wrong("process_madvise", i, r, errno);
 }
 

@@ -131,7 +131,8 @@ static void check_bad_values(void *arg)
 		ASSERT_ERRNO(libpidfd_send_signal(v, 0, NULL, 0), EBADF);
 		ASSERT_ERRNO(libpidfd_getfd(v, 0, 0), EBADF);
 		ASSERT_ERRNO(libpidfd_process_madvise(v, &iov, 1, MADV_COLD, 0),
-			     EBADF);
+			     util_kernel_has(LPFD_FEAT_PROCESS_MADVISE) ?
+			     EBADF : ENOSYS);
 		ASSERT_ERRNO(libpidfd_process_mrelease(v, 0),
 			     util_kernel_has(LPFD_FEAT_PROCESS_MRELEASE) ?
 			     EBADF : ENOSYS);

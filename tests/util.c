@@ -322,6 +322,18 @@ bool util_exit_after_reap(void)
 	return util_kernel_gives_exit_after_reap();
 }
 
+/* pidfd_open's PIDFD_NONBLOCK (5.10), asked of the kernel itself. */
+bool util_kernel_has_open_nonblock(void)
+{
+	int fd = (int)syscall(SYS_pidfd_open, getpid(), O_NONBLOCK);
+
+	if (fd < 0)
+		ASSERT_EQ(errno, EINVAL);
+	else
+		close(fd);
+	return fd >= 0;
+}
+
 bool util_kernel_has_peerpidfd(void)
 {
 	int sv[2], fd = -1;

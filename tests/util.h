@@ -159,6 +159,7 @@ bool util_exit_after_reap(void);
 bool util_kernel_gives_exit_after_reap(void);
 /* SO_PEERPIDFD (Linux 6.5), which the library does not probe. */
 bool util_kernel_has_peerpidfd(void);
+bool util_kernel_has_open_nonblock(void);
 /* Whether the kernel checks a siginfo's tail (E2BIG): not for compat. */
 bool util_siginfo_tail_checked(void);
 
