@@ -12,6 +12,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include "harness.h"
@@ -147,29 +148,77 @@ struct cli_trap {
 	int req[2], ack[2]; /* the listener handed over, and taken */
 };
 
-struct cli_trap_handover {
-	pid_t pid;
-	int listener;
-};
-
 static inline void cli_trap_init(struct cli_trap *t, long nr, long nr2,
 				 util_stop_hook hook, void *arg)
 {
 	*t = (struct cli_trap){ nr, nr2, hook, arg, { -1, -1 }, { -1, -1 } };
-	ASSERT_EQ(pipe2(t->req, O_CLOEXEC), 0);
+	ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, t->req), 0);
 	ASSERT_EQ(pipe2(t->ack, O_CLOEXEC), 0);
+}
+
+/*
+ * The listener goes over a socket (SCM_RIGHTS), which every kernel has;
+ * pidfd_getfd() would take Linux 5.6.
+ */
+struct cli_fd_message {
+	struct msghdr m;
+	struct iovec iov;
+	char byte;
+	union { /* aligned for the struct cmsghdr it holds */
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+};
+
+static inline void cli_fd_message_init(struct cli_fd_message *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->iov = (struct iovec){ &f->byte, 1 };
+	f->m.msg_iov = &f->iov;
+	f->m.msg_iovlen = 1;
+	f->m.msg_control = f->control.buf;
+	f->m.msg_controllen = sizeof(f->control.buf);
+}
+
+static inline bool cli_send_fd(int sock, int fd)
+{
+	struct cli_fd_message f;
+	struct cmsghdr *cm;
+
+	cli_fd_message_init(&f);
+	cm = CMSG_FIRSTHDR(&f.m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &f.m, 0) == 1;
+}
+
+static inline int cli_receive_fd(int sock)
+{
+	struct cli_fd_message f;
+	struct cmsghdr *cm;
+	int fd;
+
+	cli_fd_message_init(&f);
+	ASSERT_EQ(recvmsg(sock, &f.m, MSG_CMSG_CLOEXEC), 1);
+	cm = CMSG_FIRSTHDR(&f.m);
+	ASSERT_TRUE(cm != NULL && cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_RIGHTS);
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
 }
 
 static inline void cli_trap_pre(char **argv, void *arg)
 {
 	struct cli_trap *t = arg;
-	struct cli_trap_handover h = { getpid(), -1 };
+	int listener;
 	char c;
 
 	(void)argv;
-	h.listener = util_notif_filter2(t->nr, t->nr2);
+	listener = util_notif_filter2(t->nr, t->nr2);
 	/* The listener is close-on-exec: the test takes it before the exec. */
-	if (h.listener < 0 || write(t->req[1], &h, sizeof(h)) != sizeof(h) ||
+	if (listener < 0 || !cli_send_fd(t->req[1], listener) ||
 	    read(t->ack[0], &c, 1) != 1)
 		_exit(91);
 }
@@ -177,15 +226,8 @@ static inline void cli_trap_pre(char **argv, void *arg)
 static inline void *cli_trap_serve(void *arg)
 {
 	struct cli_trap *t = arg;
-	struct cli_trap_handover h;
-	int tool, listener;
+	int listener = cli_receive_fd(t->req[0]);
 
-	ASSERT_EQ(read(t->req[0], &h, sizeof(h)), sizeof(h));
-	tool = libpidfd_open(h.pid, 0);
-	ASSERT_GE(tool, 0);
-	listener = (int)syscall(SYS_pidfd_getfd, tool, h.listener, 0);
-	ASSERT_GE(listener, 0);
-	close(tool);
 	ASSERT_EQ(write(t->ack[1], "", 1), 1);
 	util_notif_serve(&listener, t->hook, t->arg); /* until it is gone */
 	return NULL;

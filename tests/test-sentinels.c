@@ -129,7 +129,8 @@ static void check_bad_values(void *arg)
 		ASSERT_ERRNO(libpidfd_get_info(v, &info, sizeof(info)), EBADF);
 		ASSERT_ERRNO(libpidfd_getpid(v), EBADF);
 		ASSERT_ERRNO(libpidfd_send_signal(v, 0, NULL, 0), EBADF);
-		ASSERT_ERRNO(libpidfd_getfd(v, 0, 0), EBADF);
+		ASSERT_ERRNO(libpidfd_getfd(v, 0, 0),
+			     util_kernel_has(LPFD_FEAT_GETFD) ? EBADF : ENOSYS);
 		ASSERT_ERRNO(libpidfd_process_madvise(v, &iov, 1, MADV_COLD, 0),
 			     util_kernel_has(LPFD_FEAT_PROCESS_MADVISE) ?
 			     EBADF : ENOSYS);

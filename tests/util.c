@@ -115,15 +115,25 @@ void util_wait_exit(int pidfd)
 	ASSERT_EQ(poll(&p, 1, -1), 1);
 }
 
+/* By its pidfd; before 5.4, which has no waitid(P_PIDFD), by its pid. */
 void util_kill_reap_keep_fd(int pidfd)
 {
 	siginfo_t si;
 	int r;
 
 	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-	while ((r = waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED)) < 0 &&
-	       errno == EINTR)
-		;
+	if (!util_kernel_has(LPFD_FEAT_WAITID_PIDFD)) {
+		pid_t pid = libpidfd_getpid(pidfd);
+
+		ASSERT_GE(pid, 1);
+		while ((r = waitid(P_PID, (id_t)pid, &si, WEXITED)) < 0 &&
+		       errno == EINTR)
+			;
+	} else {
+		while ((r = waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED)) < 0 &&
+		       errno == EINTR)
+			;
+	}
 	ASSERT_EQ(r, 0);
 }
 

@@ -451,7 +451,7 @@ static void *getfd_thread(void *arg)
 		return "thread-file";
 	errno = 0;
 	if (pidfd_getfd(PIDFD_SELF_THREAD_GROUP, memfd, 0) >= 0 || errno != EBADF)
-		return "leader-table";
+		return errno == ENOSYS ? "leader-table:ENOSYS" : "leader-table";
 	close(newfd);
 	close(memfd);
 	return NULL;
