@@ -145,20 +145,20 @@ struct cli_trap {
 	long nr, nr2; /* the system calls that stop */
 	util_stop_hook hook;
 	void *arg;
-	int req[2], ack[2]; /* the listener handed over, and taken */
+	int sock[2]; /* the listener handed over */
 };
 
 static inline void cli_trap_init(struct cli_trap *t, long nr, long nr2,
 				 util_stop_hook hook, void *arg)
 {
-	*t = (struct cli_trap){ nr, nr2, hook, arg, { -1, -1 }, { -1, -1 } };
-	ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, t->req), 0);
-	ASSERT_EQ(pipe2(t->ack, O_CLOEXEC), 0);
+	*t = (struct cli_trap){ nr, nr2, hook, arg, { -1, -1 } };
+	ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, t->sock), 0);
 }
 
 /*
- * The listener goes over a socket (SCM_RIGHTS), which every kernel has;
- * pidfd_getfd() would take Linux 5.6.
+ * The listener goes over a socket (SCM_RIGHTS), which every kernel has
+ * (pidfd_getfd() would take Linux 5.6): once sent it is the socket's, so
+ * the program may exec, closing its own copy, before the test takes it.
  */
 struct cli_fd_message {
 	struct msghdr m;
@@ -213,22 +213,18 @@ static inline void cli_trap_pre(char **argv, void *arg)
 {
 	struct cli_trap *t = arg;
 	int listener;
-	char c;
 
 	(void)argv;
 	listener = util_notif_filter2(t->nr, t->nr2);
-	/* The listener is close-on-exec: the test takes it before the exec. */
-	if (listener < 0 || !cli_send_fd(t->req[1], listener) ||
-	    read(t->ack[0], &c, 1) != 1)
+	if (listener < 0 || !cli_send_fd(t->sock[1], listener))
 		_exit(91);
 }
 
 static inline void *cli_trap_serve(void *arg)
 {
 	struct cli_trap *t = arg;
-	int listener = cli_receive_fd(t->req[0]);
+	int listener = cli_receive_fd(t->sock[0]);
 
-	ASSERT_EQ(write(t->ack[1], "", 1), 1);
 	util_notif_serve(&listener, t->hook, t->arg); /* until it is gone */
 	return NULL;
 }

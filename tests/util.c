@@ -118,6 +118,8 @@ void util_wait_exit(int pidfd)
 /* By its pidfd; before 5.4, which has no waitid(P_PIDFD), by its pid. */
 void util_kill_reap_keep_fd(int pidfd)
 {
+	idtype_t type = P_PIDFD;
+	id_t id = (id_t)pidfd;
 	siginfo_t si;
 	int r;
 
@@ -126,14 +128,11 @@ void util_kill_reap_keep_fd(int pidfd)
 		pid_t pid = libpidfd_getpid(pidfd);
 
 		ASSERT_GE(pid, 1);
-		while ((r = waitid(P_PID, (id_t)pid, &si, WEXITED)) < 0 &&
-		       errno == EINTR)
-			;
-	} else {
-		while ((r = waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED)) < 0 &&
-		       errno == EINTR)
-			;
+		type = P_PID;
+		id = (id_t)pid;
 	}
+	while ((r = waitid(type, id, &si, WEXITED)) < 0 && errno == EINTR)
+		;
 	ASSERT_EQ(r, 0);
 }
 
